@@ -1,0 +1,54 @@
+"""Exact JSON Schema validation with jsonschema-rs; no ``$ref`` is ever fetched.
+
+Validity is decided by JSON Schema alone (no coercion: ``"5"`` is not an integer).
+The dialect is draft-07 when the schema's ``$schema`` says so, else 2020-12.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import jsonschema_rs
+
+DRAFT7_URIS = frozenset(
+    {"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema"}
+)
+
+
+class Validator(Protocol):
+    def is_valid(self, instance: Any) -> bool: ...
+
+    def iter_errors(self, instance: Any) -> Any: ...
+
+
+def _refuse_retrieval(uri: str) -> Any:
+    # The build already rejects external references; this is the second lock on the door.
+    raise ValueError(f"external $ref {uri!r} is never retrieved")
+
+
+def compile_validator(schema: Mapping[str, Any] | bool) -> Validator:
+    dialect = schema.get("$schema") if isinstance(schema, Mapping) else None
+    cls = jsonschema_rs.Draft7Validator if dialect in DRAFT7_URIS else jsonschema_rs.Draft202012Validator
+    validator: Validator = cls(schema, retriever=_refuse_retrieval, offline=True)
+    return validator
+
+
+def _location(path: list[str | int]) -> str:
+    if not path:
+        return "the arguments"
+    return "argument " + "".join(
+        f"[{p}]" if isinstance(p, int) else (f"'{p}'" if i == 0 else f".{p}")
+        for i, p in enumerate(path)
+    )
+
+
+def describe_errors(validator: Validator, instance: Any, *, limit: int = 10) -> list[str]:
+    """Human- and model-readable messages: which value, and what was expected."""
+    messages: list[str] = []
+    for failure in validator.iter_errors(instance):
+        keyword = failure.schema_path[-1] if failure.schema_path else "schema"
+        messages.append(f"{_location(list(failure.instance_path))}: {failure.message} ({keyword})")
+        if len(messages) == limit:
+            break
+    return sorted(messages)
