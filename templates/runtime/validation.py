@@ -30,7 +30,10 @@ def _refuse_retrieval(uri: str) -> Any:
 def compile_validator(schema: Mapping[str, Any] | bool) -> Validator:
     dialect = schema.get("$schema") if isinstance(schema, Mapping) else None
     cls = jsonschema_rs.Draft7Validator if dialect in DRAFT7_URIS else jsonschema_rs.Draft202012Validator
-    validator: Validator = cls(schema, retriever=_refuse_retrieval, offline=True)
+    # The retriever replaces jsonschema-rs's default one (network and file), so nothing is
+    # ever fetched. It must stand alone: jsonschema-rs rejects `offline=True` together with
+    # a `retriever` (ValueError at construction, for every schema).
+    validator: Validator = cls(schema, retriever=_refuse_retrieval)
     return validator
 
 
