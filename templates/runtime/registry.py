@@ -15,7 +15,9 @@ class ToolEntry:
     that revision's clients receive in tools/list (fields the revision does not define
     already removed). ``arguments`` maps each JSON argument name to the handler's Python
     keyword parameter; ``defaults`` holds the schema default of each argument that has one,
-    filled in (as a fresh copy) when a call leaves it out.
+    filled in (as a fresh copy) when a call leaves it out. When the inputSchema is not a
+    plain object of properties (a root oneOf, say), ``whole_arguments`` names the one
+    parameter that receives the whole arguments object, and ``arguments`` is empty.
     """
 
     name: str
@@ -25,3 +27,4 @@ class ToolEntry:
     handler: Callable[..., Any]
     arguments: Mapping[str, str]
     defaults: Mapping[str, Any]
+    whole_arguments: str | None = None
