@@ -29,11 +29,15 @@ def _refuse_retrieval(uri: str) -> Any:
 
 def compile_validator(schema: Mapping[str, Any] | bool) -> Validator:
     dialect = schema.get("$schema") if isinstance(schema, Mapping) else None
-    cls = jsonschema_rs.Draft7Validator if dialect in DRAFT7_URIS else jsonschema_rs.Draft202012Validator
+    draft7 = dialect in DRAFT7_URIS
+    cls = jsonschema_rs.Draft7Validator if draft7 else jsonschema_rs.Draft202012Validator
     # The retriever replaces jsonschema-rs's default one (network and file), so nothing is
     # ever fetched. It must stand alone: jsonschema-rs rejects `offline=True` together with
     # a `retriever` (ValueError at construction, for every schema).
-    validator: Validator = cls(schema, retriever=_refuse_retrieval)
+    # `format` is an annotation, as in python-jsonschema and the required test suite; pinned
+    # here because jsonschema-rs's default differs between its draft-07 and 2020-12 classes.
+    document = dict(schema) if isinstance(schema, Mapping) else schema
+    validator: Validator = cls(document, retriever=_refuse_retrieval, validate_formats=False)
     return validator
 
 

@@ -1,0 +1,41 @@
+"""Digests of everything a build reads, named the way the provenance headers print them."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from codegen import __version__
+from codegen.config import Config
+from codegen.provenance import sha256_text
+from codegen.resources import data_dir
+from codegen.specs import get_revision
+from codegen.tools import find_tool_files
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def generator_fingerprint() -> str:
+    """The generator's own code and templates: a changed template or module (even without a
+    version bump, as in a checkout) makes every earlier build stale."""
+    digest = [__version__]
+    for folder in (_PACKAGE, data_dir("templates"), data_dir("specs")):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".jinja", ".toml"}:
+                digest.append(f"{path.relative_to(folder).as_posix()}:{sha256_text(path.read_bytes())}")
+    return sha256_text("\n".join(digest))
+
+
+def input_digests(config: Config) -> dict[str, str]:
+    inputs = {
+        "mcp-codegen": generator_fingerprint(),
+        "pyproject.toml": sha256_text(config.pyproject.read_bytes()),
+    }
+    root = config.root.resolve()
+    for path in find_tool_files(config.root, config.tool_globs):
+        label = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+        inputs[label] = sha256_text(path.read_bytes())
+    for revision in config.revisions:
+        inputs[f"protocol {revision}"] = get_revision(revision).sha256
+    return inputs

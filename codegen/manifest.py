@@ -1,0 +1,66 @@
+"""The record of a build, written into the package, that lets `check` answer in
+milliseconds when nothing changed: the sha256 of every input and every output.
+
+`check` first compares these digests with the files on disk; only when any differs does
+it run the whole pipeline to print the diff. The record never decides freshness alone:
+an input it does not list (a new tool file) or an edited output also means "run".
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from codegen.merge import HandlerModuleSpec, HandlerSpec
+from codegen.provenance import sha256_text
+
+MANIFEST_NAME = "_manifest.json"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    inputs: dict[str, str]  # label -> sha256
+    outputs: dict[str, str]  # path relative to the package -> sha256
+    handlers: HandlerModuleSpec
+
+    def to_text(self) -> str:
+        document = {
+            "comment": "Written by mcp-codegen build; lets `mcp-codegen check` skip work. Do not edit.",
+            "inputs": dict(sorted(self.inputs.items())),
+            "outputs": dict(sorted(self.outputs.items())),
+            "handlers": {
+                "docstring": self.handlers.docstring,
+                "managed_imports": self.handlers.managed_imports,
+                "handlers": [asdict(h) for h in self.handlers.handlers],
+            },
+        }
+        return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
+
+
+def read_manifest(package_dir: Path) -> Manifest | None:
+    try:
+        document: Any = json.loads((package_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
+        spec = document["handlers"]
+        return Manifest(
+            inputs=dict(document["inputs"]),
+            outputs=dict(document["outputs"]),
+            handlers=HandlerModuleSpec(
+                docstring=spec["docstring"],
+                managed_imports=spec["managed_imports"],
+                handlers=tuple(HandlerSpec(**h) for h in spec["handlers"]),
+            ),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # absent or damaged: the slow path decides
+
+
+def outputs_match(package_dir: Path, outputs: dict[str, str]) -> bool:
+    for relative, digest in outputs.items():
+        try:
+            if sha256_text((package_dir / relative).read_bytes()) != digest:
+                return False
+        except OSError:
+            return False
+    return True

@@ -1,0 +1,156 @@
+"""inputSchema and outputSchema: dialect, metaschema, references, and that they compile."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
+
+import jsonschema
+import jsonschema.exceptions
+
+from codegen.diagnostics import Diagnostic, error, pointer_join
+from codegen.runtime_files import validation_module
+
+DRAFT7 = "draft7"
+DRAFT202012 = "2020-12"
+_DIALECTS = {
+    "https://json-schema.org/draft/2020-12/schema": DRAFT202012,
+    "https://json-schema.org/draft/2020-12/schema#": DRAFT202012,
+    "http://json-schema.org/draft-07/schema#": DRAFT7,
+    "http://json-schema.org/draft-07/schema": DRAFT7,
+}
+_META_VALIDATORS = {
+    DRAFT202012: jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA),
+    DRAFT7: jsonschema.Draft7Validator(jsonschema.Draft7Validator.META_SCHEMA),
+}
+
+
+def dialect_of(schema: Any) -> str | None:
+    """The schema's dialect; None when ``$schema`` names one we do not support."""
+    if not isinstance(schema, dict) or "$schema" not in schema:
+        return DRAFT202012
+    return _DIALECTS.get(schema["$schema"]) if isinstance(schema["$schema"], str) else None
+
+
+def check_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+    dialect = dialect_of(schema)
+    if dialect is None:
+        return [
+            error(
+                file,
+                pointer_join(pointer, "$schema"),
+                f"unsupported JSON Schema dialect {schema.get('$schema')!r}; use "
+                "\"https://json-schema.org/draft/2020-12/schema\" (the default) or "
+                "\"http://json-schema.org/draft-07/schema#\"",
+            )
+        ]
+    problems = _metaschema_problems(schema, dialect, file, pointer)
+    if problems:
+        return problems
+    problems = list(_reference_problems(schema, file, pointer))
+    if problems:
+        return problems
+    return _compile_problems(schema, file, pointer)
+
+
+def _metaschema_problems(schema: Any, dialect: str, file: str, pointer: str) -> list[Diagnostic]:
+    found = []
+    for failure in _META_VALIDATORS[dialect].iter_errors(schema):
+        best = jsonschema.exceptions.best_match([failure])
+        where = pointer_join(pointer, *best.absolute_path)
+        found.append(error(file, where, f"not a valid {dialect} JSON Schema: {best.message}"))
+    return sorted(set(found))
+
+
+def _compile_problems(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+    try:
+        validation_module().compile_validator(schema)
+    except Exception as exc:  # jsonschema-rs reports bad regexes and references this way
+        message = str(exc).split("\n", 1)[0]
+        path = list(getattr(exc, "instance_path", []) or [])
+        return [error(file, pointer_join(pointer, *path), f"schema does not compile: {message}")]
+    return []
+
+
+def _walk(node: Any, pointer: str, base: str, resource: Any) -> Iterator[tuple[str, str, str, Any, str]]:
+    """(keyword, reference, base URI, resource root, pointer) of every $ref-like keyword."""
+    if isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _walk(item, pointer_join(pointer, index), base, resource)
+        return
+    if not isinstance(node, dict):
+        return
+    if isinstance(node.get("$id"), str):
+        base = urljoin(base, node["$id"])
+        resource = node
+    for keyword in ("$ref", "$dynamicRef"):
+        if isinstance(node.get(keyword), str):
+            yield keyword, node[keyword], base, resource, pointer_join(pointer, keyword)
+    for key, value in node.items():
+        if key in ("enum", "const", "default", "examples"):
+            continue  # data, not subschemas
+        yield from _walk(value, pointer_join(pointer, key), base, resource)
+
+
+def _ids(node: Any, base: str) -> Iterator[str]:
+    if isinstance(node, list):
+        for item in node:
+            yield from _ids(item, base)
+    elif isinstance(node, dict):
+        if isinstance(node.get("$id"), str):
+            base = urljoin(base, node["$id"])
+            yield urldefrag(base).url
+        for key, value in node.items():
+            if key not in ("enum", "const", "default", "examples"):
+                yield from _ids(value, base)
+
+
+def _anchors(node: Any) -> Iterator[str]:
+    if isinstance(node, list):
+        for item in node:
+            yield from _anchors(item)
+    elif isinstance(node, dict):
+        for keyword in ("$anchor", "$dynamicAnchor"):
+            if isinstance(node.get(keyword), str):
+                yield node[keyword]
+        for key, value in node.items():
+            if key not in ("enum", "const", "default", "examples"):
+                yield from _anchors(value)
+
+
+def _resolve_pointer(root: Any, fragment: str) -> bool:
+    node = root
+    for raw in fragment.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False
+    return True
+
+
+def _reference_problems(schema: Any, file: str, pointer: str) -> Iterator[Diagnostic]:
+    root_base = schema.get("$id", "") if isinstance(schema, dict) and isinstance(schema.get("$id"), str) else ""
+    internal = set(_ids(schema, ""))
+    anchors = set(_anchors(schema))
+    for keyword, reference, base, resource, where in _walk(schema, pointer, root_base, schema):
+        target, fragment = urldefrag(urljoin(base, reference))
+        fragment = unquote(fragment)
+        if target and target not in internal:
+            kind = "network URI" if target.startswith(("http://", "https://")) else "file or external document"
+            yield error(
+                file,
+                where,
+                f"{keyword} {reference!r} points to a {kind}; references are never fetched or "
+                "read. Copy the referenced schema under \"$defs\" and use \"#/$defs/NAME\"",
+            )
+            continue
+        document = resource if not target or target == urldefrag(base).url else schema
+        if fragment.startswith("/") or fragment == "":
+            if not _resolve_pointer(document, fragment):
+                yield error(file, where, f"{keyword} {reference!r} does not resolve inside this schema")
+        elif fragment not in anchors:
+            yield error(file, where, f"{keyword} {reference!r} names an anchor this schema does not define")

@@ -1,0 +1,106 @@
+"""Checks of each tool definition: its name, its fields, and the Tool definition of every
+protocol revision the project targets."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import cache
+from typing import Any
+
+import jsonschema
+import jsonschema.exceptions
+
+from codegen import specs
+from codegen.diagnostics import Diagnostic, error, pointer_join, warning
+from codegen.publish import all_published, known_tool_fields
+from codegen.schema_checks import check_schema
+from codegen.tools import ToolSource
+
+# SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
+
+
+@cache
+def _tool_validator(revision: str) -> jsonschema.protocols.Validator:
+    document = specs.load(revision).document
+    definitions = "$defs" if "$defs" in document else "definitions"
+    schema = {**document, "$ref": f"#/{definitions}/Tool"}
+    cls = jsonschema.validators.validator_for(document)
+    validator: jsonschema.protocols.Validator = cls(schema)
+    return validator
+
+
+def check_name(source: ToolSource) -> list[Diagnostic]:
+    name = source.definition.get("name")
+    where = pointer_join(source.pointer, "name")
+    if not isinstance(name, str):
+        return [error(source.file, where, "a tool needs a \"name\" string")]
+    if not _TOOL_NAME.fullmatch(name):
+        return [
+            error(
+                source.file,
+                where,
+                f"tool name {name!r} must be 1 to 128 characters of A-Z a-z 0-9 _ - . "
+                "(no spaces, newlines or other characters)",
+            )
+        ]
+    return []
+
+
+def check_fields(source: ToolSource) -> list[Diagnostic]:
+    known = known_tool_fields()
+    problems = []
+    for key in source.definition:
+        if key in known:
+            continue
+        guess = difflib.get_close_matches(key, sorted(known), n=1)
+        hint = f"; did you mean {guess[0]!r}?" if guess else f"; tools define {', '.join(sorted(known))}"
+        problems.append(
+            error(source.file, pointer_join(source.pointer, key), f"unknown tool field {key!r}{hint}")
+        )
+    return problems
+
+
+def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
+    """Each revision's clients receive a definition valid for that revision; what older
+    clients lose is a warning naming the revision."""
+    forms, omissions = all_published(source.definition, revisions)
+    problems: list[Diagnostic] = []
+    newest = revisions[-1]
+    for revision in reversed(revisions):
+        for failure in _tool_validator(revision).iter_errors(forms[revision]):
+            best = jsonschema.exceptions.best_match([failure])
+            where = pointer_join(source.pointer, *best.absolute_path)
+            scope = "" if revision == newest else f" (as published to {revision} clients)"
+            problems.append(
+                error(source.file, where, f"not a valid {revision} Tool{scope}: {best.message}")
+            )
+    for omission in omissions:
+        if omission.field not in known_tool_fields():
+            continue  # already an error of its own
+        problems.append(
+            warning(
+                source.file,
+                pointer_join(source.pointer, omission.field),
+                f"protocol revision {omission.revision} does not define this; its clients "
+                f"receive {omission.consequence}",
+            )
+        )
+    return sorted(set(problems))
+
+
+def check_schemas(source: ToolSource) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    for key in ("inputSchema", "outputSchema"):
+        if key in source.definition:
+            value: Any = source.definition[key]
+            problems.extend(check_schema(value, source.file, pointer_join(source.pointer, key)))
+    return problems
+
+
+def check_tool(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
+    problems = check_name(source) + check_fields(source)
+    problems += check_against_revisions(source, revisions)
+    problems += check_schemas(source)
+    return problems

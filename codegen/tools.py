@@ -1,0 +1,139 @@
+"""Read tool files: JSON or YAML holding one tool, a list of tools, or a tools/list result."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from codegen.diagnostics import Diagnostic, error, pointer_join
+
+
+@dataclass(frozen=True)
+class ToolSource:
+    """One tool definition as authored, and where it came from."""
+
+    file: str  # path relative to the project root, as printed in diagnostics
+    pointer: str  # JSON pointer of the tool inside its file
+    definition: dict[str, Any]
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads would silently keep the last of two equal keys; a schema author
+    # almost never means that, and the published definition would differ from the file.
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKey(key)
+        result[key] = value
+    return result
+
+
+class _StrictYamlLoader(yaml.SafeLoader):
+    """SafeLoader (constructs plain data only, never objects) that refuses duplicate keys."""
+
+
+def _construct_mapping(loader: _StrictYamlLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    mapping: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in mapping:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        mapping[key] = loader.construct_object(value_node, deep=True)
+    return mapping
+
+
+_StrictYamlLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+    _construct_mapping,  # type: ignore[arg-type]
+)
+
+
+def parse_file(path: Path, label: str) -> tuple[Any, list[Diagnostic]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [error(label, "", f"not UTF-8 text: {exc}")]
+    if path.suffix == ".json":
+        try:
+            return json.loads(text, object_pairs_hook=_no_duplicates), []
+        except _DuplicateKey as exc:
+            return None, [error(label, "", f"duplicate key {exc.args[0]!r}; JSON keys must be unique")]
+        except json.JSONDecodeError as exc:
+            return None, [error(label, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+    try:
+        return yaml.load(text, Loader=_StrictYamlLoader), []  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        return None, [error(label, "", f"not valid YAML: {exc}".replace("\n", " "))]
+
+
+def tools_in(document: Any, label: str) -> tuple[list[ToolSource], list[Diagnostic]]:
+    """The tools a parsed file holds, by shape: a tool, a list, or a tools/list result."""
+    if isinstance(document, dict) and isinstance(document.get("result"), dict):
+        return _list_at(document["result"].get("tools"), label, "/result/tools")
+    if isinstance(document, dict) and "tools" in document and "name" not in document:
+        return _list_at(document["tools"], label, "/tools")
+    if isinstance(document, list):
+        return _list_at(document, label, "")
+    if isinstance(document, dict):
+        return [ToolSource(label, "", document)], []
+    return [], [
+        error(
+            label,
+            "",
+            "expected a tool (an object with name and inputSchema), a list of tools, "
+            "or a tools/list result ({\"tools\": [...]})",
+        )
+    ]
+
+
+def _list_at(items: Any, label: str, pointer: str) -> tuple[list[ToolSource], list[Diagnostic]]:
+    if not isinstance(items, list):
+        return [], [error(label, pointer, "expected a list of tools")]
+    found: list[ToolSource] = []
+    problems: list[Diagnostic] = []
+    for index, item in enumerate(items):
+        where = pointer_join(pointer, index)
+        if isinstance(item, dict):
+            found.append(ToolSource(label, where, item))
+        else:
+            problems.append(error(label, where, "expected a tool object"))
+    return found, problems
+
+
+def find_tool_files(root: Path, globs: Iterable[str]) -> list[Path]:
+    # Sorted by relative path so the order never depends on the file system.
+    matches = {p.resolve() for pattern in globs for p in root.glob(pattern) if p.is_file()}
+    return sorted(matches, key=lambda p: p.relative_to(root.resolve()).as_posix() if p.is_relative_to(root.resolve()) else p.as_posix())
+
+
+def load_tools(root: Path, globs: Iterable[str]) -> tuple[list[ToolSource], list[Diagnostic], list[Path]]:
+    """Every tool of the project, its problems, and the files read (for provenance)."""
+    sources: list[ToolSource] = []
+    problems: list[Diagnostic] = []
+    files = find_tool_files(root, globs)
+    for path in files:
+        label = _label(root, path)
+        document, parse_problems = parse_file(path, label)
+        problems.extend(parse_problems)
+        if parse_problems:
+            continue
+        found, shape_problems = tools_in(document, label)
+        sources.extend(found)
+        problems.extend(shape_problems)
+    return sources, problems, files
+
+
+def _label(root: Path, path: Path) -> str:
+    resolved_root = root.resolve()
+    return path.relative_to(resolved_root).as_posix() if path.is_relative_to(resolved_root) else path.as_posix()
