@@ -64,28 +64,34 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
 
 def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
     """Each revision's clients receive a definition valid for that revision; what older
-    clients lose is a warning naming the revision."""
+    clients lose is one warning per field, naming the revisions."""
     forms, omissions = all_published(source.definition, revisions)
     problems: list[Diagnostic] = []
+    reported: set[tuple[str, str]] = set()
     newest = revisions[-1]
     for revision in reversed(revisions):
         for failure in _tool_validator(revision).iter_errors(forms[revision]):
             best = jsonschema.exceptions.best_match([failure])
             where = pointer_join(source.pointer, *best.absolute_path)
+            if (where, best.message) in reported:
+                continue  # the same fault, already reported for a newer revision
+            reported.add((where, best.message))
             scope = "" if revision == newest else f" (as published to {revision} clients)"
             problems.append(
                 error(source.file, where, f"not a valid {revision} Tool{scope}: {best.message}")
             )
+    lost: dict[tuple[str, str], list[str]] = {}
     for omission in omissions:
-        if omission.field not in known_tool_fields():
-            continue  # already an error of its own
+        if omission.field in known_tool_fields():  # an unknown field is an error of its own
+            lost.setdefault((omission.field, omission.consequence), []).append(omission.revision)
+    for (field, consequence), names in lost.items():
+        subject = (
+            f"protocol revision {names[0]} does not define this; its clients"
+            if len(names) == 1
+            else f"protocol revisions {', '.join(names)} do not define this; their clients"
+        )
         problems.append(
-            warning(
-                source.file,
-                pointer_join(source.pointer, omission.field),
-                f"protocol revision {omission.revision} does not define this; its clients "
-                f"receive {omission.consequence}",
-            )
+            warning(source.file, pointer_join(source.pointer, field), f"{subject} receive {consequence}")
         )
     return sorted(set(problems))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,26 @@ def parse_file(path: Path, label: str) -> tuple[Any, list[Diagnostic]]:
         return None, [error(label, "", f"not valid YAML: {exc}".replace("\n", " "))]
 
 
+def _not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
+    """YAML has values JSON has not (dates, non-string keys) and JSON parsers accept
+    1e999 as infinity; a tool definition must be plain JSON to be published as written."""
+    if isinstance(value, dict):
+        found = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                found.append(error(label, pointer, f"key {key!r} is not a string; quote it"))
+            else:
+                found.extend(_not_json(item, label, pointer_join(pointer, key)))
+        return found
+    if isinstance(value, list):
+        return [d for i, item in enumerate(value) for d in _not_json(item, label, pointer_join(pointer, i))]
+    if isinstance(value, float) and not math.isfinite(value):
+        return [error(label, pointer, f"{value} is not a JSON number; use a finite number")]
+    if value is None or isinstance(value, str | int | float | bool):
+        return []
+    return [error(label, pointer, f"a {type(value).__name__} value is not JSON; quote it as a string")]
+
+
 def tools_in(document: Any, label: str) -> tuple[list[ToolSource], list[Diagnostic]]:
     """The tools a parsed file holds, by shape: a tool, a list, or a tools/list result."""
     if isinstance(document, dict) and isinstance(document.get("result"), dict):
@@ -127,6 +148,10 @@ def load_tools(root: Path, globs: Iterable[str]) -> tuple[list[ToolSource], list
         document, parse_problems = parse_file(path, label)
         problems.extend(parse_problems)
         if parse_problems:
+            continue
+        json_problems = _not_json(document, label, "")
+        problems.extend(json_problems)
+        if json_problems:
             continue
         found, shape_problems = tools_in(document, label)
         sources.extend(found)
