@@ -17,6 +17,7 @@ from typing import Any
 from datamodel_code_generator import DataModelType, InputFileType, PythonVersion, generate
 
 from codegen import __version__
+from codegen.naming import pascal_case, string_literal
 from codegen.write import write_atomic
 
 _WRAPPERS = ("NotRequired", "Required", "ReadOnly")
@@ -80,11 +81,81 @@ def _run_generator(schema: Any, root: str, cache_dir: Any) -> str:
     return body
 
 
+def _is_plain(text: str) -> bool:
+    return all(" " <= c <= "~" and c not in "'\"\\" for c in text)
+
+
+class _Shield:
+    """Stands in for schema strings that datamodel-code-generator would print unescaped.
+
+    It writes enum values and property names into string literals as they are, so a
+    quote, a newline or a bidi control in a schema would end up raw in our source. Such
+    strings go in as plain tokens and come back out as literals made by codegen.naming.
+    """
+
+    def __init__(self, schema: Any) -> None:
+        text = json.dumps(schema).lower()
+        salt = 0
+        while f"mcpcgtok{salt}" in text.replace("-", ""):
+            salt += 1
+        # Not an identifier (so it stays a string key of a functional TypedDict) and
+        # turned by the generator into a class name we can find again: Mcpcgtok{salt}{n}Z.
+        self._salt = salt
+        self.originals: dict[str, str] = {}
+        self._tokens: dict[str, str] = {}
+        self.schema = self._walk(schema)
+
+    def _token(self, value: str) -> str:
+        if _is_plain(value):
+            return value
+        if value not in self._tokens:
+            token = f"mcpcgtok-{self._salt}-{len(self._tokens)}-z"
+            self._tokens[value] = token
+            self.originals[token] = value
+        return self._tokens[value]
+
+    def _data(self, value: Any) -> Any:
+        return self._token(value) if isinstance(value, str) else value
+
+    def _walk(self, node: Any) -> Any:
+        if isinstance(node, list):
+            return [self._walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        shielded: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "enum" and isinstance(value, list):
+                shielded[key] = [self._data(v) for v in value]
+            elif key == "const":
+                shielded[key] = self._data(value)
+            elif key == "required" and isinstance(value, list):
+                shielded[key] = [self._data(v) for v in value]
+            elif key in ("properties", "patternProperties") and isinstance(value, dict):
+                shielded[key] = {self._token(k): self._walk(v) for k, v in value.items()}
+            elif key in ("default", "examples"):
+                shielded[key] = value
+            else:
+                shielded[key] = self._walk(value)
+        return shielded
+
+    def restore(self, source: str) -> str:
+        for index, (token, original) in enumerate(self.originals.items()):
+            literal = string_literal(original)
+            source = source.replace(f"'{token}'", literal).replace(f'"{token}"', literal)
+            # A class named after a shielded property gets a name from its readable part.
+            readable = pascal_case(original).lstrip("_") or f"Property{index}"
+            while readable in source:
+                readable += "_"
+            source = source.replace(f"Mcpcgtok{self._salt}{index}Z", readable)
+        return source
+
+
 def typed_module(schema: Any, root: str, cache_dir: Any = None) -> TypedModule:
     if _is_any(schema):
         source = f"from __future__ import annotations\n\nfrom typing import Any, TypeAlias\n\n{root}: TypeAlias = Any\n"
         return TypedModule(source, root, {}, frozenset({root}))
-    source = _run_generator(schema, root, cache_dir)
+    shield = _Shield(schema)
+    source = shield.restore(_run_generator(shield.schema, root, cache_dir))
     tree = ast.parse(source)
     return TypedModule(source, root, _root_fields(tree, source, root), frozenset(_top_level_names(tree)))
 
