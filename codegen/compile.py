@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,7 +123,9 @@ def _with_aliases(types: TypedModule, aliases: list[tuple[str, str]]) -> TypedMo
     definitions = "\n".join(f"{alias}: TypeAlias = {annotation}" for alias, annotation in aliases)
     # The import joins the others at the top, after `from __future__` (which must be first).
     head, future, rest = types.source.partition("from __future__ import annotations\n")
-    source = f"{head}{future}from typing import TypeAlias\n{rest}\n\n{definitions}\n"
+    if not re.search(r"^from typing import .*\bTypeAlias\b", rest, re.MULTILINE):
+        rest = "from typing import TypeAlias\n" + rest
+    source = f"{head}{future}{rest}\n\n{definitions}\n"
     return TypedModule(
         source,
         types.root,
