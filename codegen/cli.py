@@ -67,7 +67,7 @@ def command_check(arguments: argparse.Namespace) -> int:
     if not changed and not result.stale:
         print("generated code is up to date")
         return EXIT_OK
-    sys.stdout.write(unified_diff(changed, Path.cwd()))
+    sys.stdout.write(unified_diff(changed, root))
     for stale in result.stale:
         print(f"--- a/{_shown(stale)}\n+++ /dev/null\n(no longer generated; build removes it)")
     print(

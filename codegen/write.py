@@ -54,9 +54,9 @@ def write_all(files: Sequence[OutputFile]) -> list[OutputFile]:
             fd, temporary = tempfile.mkstemp(
                 dir=output.path.parent, prefix=f".{output.path.name}.", suffix=".tmp"
             )
+            staged.append((temporary, output.path))
             with os.fdopen(fd, "wb") as handle:
                 handle.write(output.text.encode("utf-8"))
-            staged.append((temporary, output.path))
     except BaseException:
         for temporary, _ in staged:
             Path(temporary).unlink(missing_ok=True)
