@@ -35,6 +35,7 @@ def _seed(*parts: str) -> int:
     return int.from_bytes(hashlib.sha256("|".join(parts).encode()).digest()[:4], "big")
 
 
+# mcp-codegen tool: "create_order"
 def create_order(
     *,
     customer: CreateOrderCustomer,
@@ -52,6 +53,7 @@ def create_order(
     return "\n".join(lines)
 
 
+# mcp-codegen tool: "divide"
 def divide(*, dividend: float, divisor: float) -> str | list[ContentBlock]:
     """Divide two numbers; dividing by zero is reported as a tool error."""
     if divisor == 0:
@@ -59,6 +61,7 @@ def divide(*, dividend: float, divisor: float) -> str | list[ContentBlock]:
     return repr(dividend / divisor)
 
 
+# mcp-codegen tool: "get_weather"
 def get_weather(*, location: str, units: GetWeatherUnits = "celsius") -> str | list[ContentBlock]:
     """Report the current weather for a city or a postal code."""
     seed = _seed(location)
@@ -77,6 +80,7 @@ def _png(width: int, height: int, pixels: list[bytes]) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
 
 
+# mcp-codegen tool: "render_chart"
 def render_chart(*, values: list[float], title: str | None = None) -> str | list[ContentBlock]:
     """Render a bar chart as a PNG image and link to the data it was drawn from."""
     height, bar = 40, 6
@@ -93,11 +97,13 @@ def render_chart(*, values: list[float], title: str | None = None) -> str | list
     ]
 
 
+# mcp-codegen tool: "server_time"
 def server_time() -> str | list[ContentBlock]:
     """The server's current time in UTC, as an ISO 8601 string."""
     return [text(datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"))]
 
 
+# mcp-codegen tool: "shape_area"
 def shape_area(*, shape: ShapeAreaShape, precision: int = 2) -> str | list[ContentBlock]:
     """Area of a circle or a rectangle, chosen by \"kind\" ($defs, $ref and oneOf)."""
     if shape["kind"] == "circle":
@@ -107,6 +113,7 @@ def shape_area(*, shape: ShapeAreaShape, precision: int = 2) -> str | list[Conte
     return f"{area:.{precision}f}"
 
 
+# mcp-codegen tool: "weather_forecast"
 def weather_forecast(*, location: str, days: int = 3) -> WeatherForecastOutput:
     """Daily forecast for the next days, as structured data."""
     start = datetime.date(2026, 1, 1)

@@ -1,0 +1,86 @@
+"""The embedded example's generated package: deterministic bytes, a fresh-interpreter
+import, and `mypy --strict` over all of it (protocol models, runtime, types, handlers)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+EXAMPLE = REPO / "example"
+HANDLERS = REPO / "generated" / "example_server" / "handlers.py"
+
+
+def _build_example(destination: Path, seed: str, cache: Path) -> Path:
+    project = destination / "example"
+    shutil.copytree(EXAMPLE, project)
+    text = (project / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(text.replace('out = "../generated"', 'out = "out"'), encoding="utf-8")
+    package = project / "out" / "example_server"
+    package.mkdir(parents=True)
+    shutil.copy(HANDLERS, package / "handlers.py")
+    environment = {**os.environ, "PYTHONHASHSEED": seed, "MCP_CODEGEN_CACHE_DIR": str(cache)}
+    subprocess.run(
+        [sys.executable, "-m", "codegen.cli", "build", "-q", str(project)],
+        env=environment,
+        check=True,
+        capture_output=True,
+    )
+    return project / "out"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.fixture(scope="module")
+def example_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    # Separate caches, so the second build computes everything again rather than reading
+    # what the first one cached.
+    first = _build_example(tmp_path_factory.mktemp("seed0"), "0", tmp_path_factory.mktemp("cache0"))
+    second = _build_example(tmp_path_factory.mktemp("seed1"), "1", tmp_path_factory.mktemp("cache1"))
+    return first, second
+
+
+def test_output_is_byte_identical_across_hash_seeds(example_builds: tuple[Path, Path]) -> None:
+    first, second = example_builds
+    one, other = _tree(first), _tree(second)
+    assert sorted(one) == sorted(other)
+    different = [name for name in one if one[name] != other[name]]
+    assert different == []
+    assert len(one) > 25
+
+
+def test_generated_package_imports_in_a_fresh_interpreter(example_builds: tuple[Path, Path]) -> None:
+    out, _ = example_builds
+    probe = (
+        "import example_server._dispatch as d, example_server.types, example_server.protocol;"
+        "import importlib, pkgutil, example_server.protocol as p;"
+        "[importlib.import_module('example_server.protocol.' + m.name) for m in pkgutil.iter_modules(p.__path__)];"
+        "print(sorted(t.name for t in d.TOOLS))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], cwd=out, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(sorted(p.stem for p in (EXAMPLE / "tools").iterdir()))
+
+
+def test_generated_package_passes_mypy_strict(example_builds: tuple[Path, Path]) -> None:
+    out, _ = example_builds
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "example_server"],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
