@@ -15,9 +15,8 @@ from pathlib import Path
 
 from codegen import __version__, specs
 from codegen.diagnostics import BuildError, Diagnostic, sort_for_report
+from codegen.freshness import is_fresh
 from codegen.manifest import MANIFEST_NAME
-from codegen.pipeline import is_fresh, plan, quiet, stderr_progress
-from codegen.write import changed_files, unified_diff, write_all
 
 EXIT_OK, EXIT_STALE, EXIT_INVALID, EXIT_CONFLICT = 0, 1, 2, 3
 
@@ -35,6 +34,9 @@ def _shown(path: Path) -> str:
 
 
 def command_build(arguments: argparse.Namespace) -> int:
+    from codegen.pipeline import plan, quiet, stderr_progress
+    from codegen.write import write_all
+
     root = Path(arguments.dir)
     progress = quiet if arguments.quiet else stderr_progress
     result = plan(root, progress)
@@ -61,6 +63,10 @@ def command_check(arguments: argparse.Namespace) -> int:
     if is_fresh(root):
         print("generated code is up to date")
         return EXIT_OK
+    # The generator proper is imported only now: a fresh project never pays for it.
+    from codegen.pipeline import plan, quiet
+    from codegen.write import changed_files, unified_diff
+
     result = plan(root, quiet)
     _report(result.warnings)
     changed = [f for f in changed_files(result.files) if f.path.name != MANIFEST_NAME]

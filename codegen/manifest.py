@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from codegen.merge import HandlerModuleSpec, HandlerSpec
 from codegen.provenance import sha256_text
+
+if TYPE_CHECKING:
+    from codegen.merge import HandlerModuleSpec
 
 MANIFEST_NAME = "_manifest.json"
 
@@ -23,18 +25,27 @@ MANIFEST_NAME = "_manifest.json"
 class Manifest:
     inputs: dict[str, str]  # label -> sha256
     outputs: dict[str, str]  # path relative to the package -> sha256
-    handlers: HandlerModuleSpec
+    handlers_sha256: str  # of the handler module as this build left it
+    handlers: dict[str, Any]  # the HandlerModuleSpec, as JSON (see handler_spec())
+
+    def handler_spec(self) -> HandlerModuleSpec:
+        # Imported here: libcst is slow to import and `check` needs it only when the user
+        # changed the handler module since the build.
+        from codegen.merge import HandlerModuleSpec, HandlerSpec
+
+        return HandlerModuleSpec(
+            docstring=self.handlers["docstring"],
+            managed_imports=self.handlers["managed_imports"],
+            handlers=tuple(HandlerSpec(**h) for h in self.handlers["handlers"]),
+        )
 
     def to_text(self) -> str:
         document = {
             "comment": "Written by mcp-codegen build; lets `mcp-codegen check` skip work. Do not edit.",
             "inputs": dict(sorted(self.inputs.items())),
             "outputs": dict(sorted(self.outputs.items())),
-            "handlers": {
-                "docstring": self.handlers.docstring,
-                "managed_imports": self.handlers.managed_imports,
-                "handlers": [asdict(h) for h in self.handlers.handlers],
-            },
+            "handlers_sha256": self.handlers_sha256,
+            "handlers": self.handlers,
         }
         return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
 
@@ -42,18 +53,22 @@ class Manifest:
 def read_manifest(package_dir: Path) -> Manifest | None:
     try:
         document: Any = json.loads((package_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
-        spec = document["handlers"]
         return Manifest(
             inputs=dict(document["inputs"]),
             outputs=dict(document["outputs"]),
-            handlers=HandlerModuleSpec(
-                docstring=spec["docstring"],
-                managed_imports=spec["managed_imports"],
-                handlers=tuple(HandlerSpec(**h) for h in spec["handlers"]),
-            ),
+            handlers_sha256=str(document["handlers_sha256"]),
+            handlers=dict(document["handlers"]),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent or damaged: the slow path decides
+
+
+def spec_as_json(spec: HandlerModuleSpec) -> dict[str, Any]:
+    return {
+        "docstring": spec.docstring,
+        "managed_imports": spec.managed_imports,
+        "handlers": [asdict(h) for h in spec.handlers],
+    }
 
 
 def outputs_match(package_dir: Path, outputs: dict[str, str]) -> bool:

@@ -22,8 +22,10 @@ from codegen.diagnostics import (
     warning,
 )
 from codegen.fingerprint import input_digests
+from codegen.freshness import HANDLERS_MODULE
+from codegen.freshness import is_fresh as is_fresh  # re-exported: callers know it here
 from codegen.formatting import format_python
-from codegen.manifest import MANIFEST_NAME, Manifest, outputs_match, read_manifest
+from codegen.manifest import MANIFEST_NAME, Manifest, read_manifest, spec_as_json
 from codegen.merge import HandlerModuleSpec, MergeConflict, merge, render_new
 from codegen.protocol_models import module_name, render_protocol_init, render_protocol_module
 from codegen.provenance import sha256_text
@@ -32,7 +34,6 @@ from codegen.tool_checks import check_tool
 from codegen.tools import ToolSource, load_tools
 from codegen.write import OutputFile
 
-HANDLERS_MODULE = "handlers.py"
 Progress = Callable[[str], None]
 
 
@@ -131,7 +132,12 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
     warnings = [d for d in problems if d.level is Level.WARNING]
     warnings += [warning(str(handlers.path), "", message) for message in merge_warnings]
     outputs = {f.path.relative_to(config.package_dir).as_posix(): sha256_text(f.text) for f in files}
-    manifest = Manifest(inputs=inputs, outputs=outputs, handlers=handler_spec)
+    manifest = Manifest(
+        inputs=inputs,
+        outputs=outputs,
+        handlers_sha256=sha256_text(handlers.text),
+        handlers=spec_as_json(handler_spec),
+    )
     previous = read_manifest(config.package_dir)
     stale = sorted(
         config.package_dir / relative
@@ -142,18 +148,3 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
     files.append(OutputFile(config.package_dir / MANIFEST_NAME, manifest.to_text()))
     return Plan(config, sorted(files, key=lambda f: f.path), stale, warnings, len(tools))
 
-
-def is_fresh(root: Path) -> bool:
-    """True when the manifest proves the generated package is current, without running
-    the generator: same inputs, outputs untouched, handler module needing no update."""
-    config = load_config(root)
-    previous = read_manifest(config.package_dir)
-    if previous is None or previous.inputs != input_digests(config):
-        return False
-    if not outputs_match(config.package_dir, previous.outputs):
-        return False
-    try:
-        current = (config.package_dir / HANDLERS_MODULE).read_text(encoding="utf-8")
-        return merge(current, previous.handlers).text == current
-    except (OSError, MergeConflict):
-        return False

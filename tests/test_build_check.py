@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen import pipeline
+from codegen import freshness
 from tests.projects import run_cli, tool, write_project
 
 
@@ -33,7 +33,7 @@ def test_check_is_clean_right_after_build_and_uses_the_manifest(project: Path, m
     def no_pipeline(*_: object, **__: object) -> None:
         raise AssertionError("an unchanged project must not need the pipeline")
 
-    monkeypatch.setattr("codegen.cli.plan", no_pipeline)
+    monkeypatch.setattr("codegen.pipeline.plan", no_pipeline)
     code, out, _ = run_cli("check", str(project))
     assert (code, out) == (0, "generated code is up to date\n")
 
@@ -95,7 +95,7 @@ def test_a_removed_tool_loses_its_generated_modules_but_never_its_handler(projec
 
 def test_a_new_tool_file_is_noticed(project: Path) -> None:
     (project / "tools" / "third.json").write_text(json.dumps(tool("third")), encoding="utf-8")
-    assert not pipeline.is_fresh(project)
+    assert not freshness.is_fresh(project)
     code, out, _ = run_cli("check", str(project))
     assert code == 1 and "third__input.py" in out
 
