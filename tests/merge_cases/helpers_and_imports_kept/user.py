@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Handlers of the weather server: fill in the bodies."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from .types import Units
+
+log = logging.getLogger(__name__)
+API_KEY = os.environ.get("WEATHER_API_KEY", "")
+
+
+class WeatherClient:
+    """A helper class of the user's."""
+
+    def get(self, city: str) -> float:
+        return 20.0
+
+
+_client = WeatherClient()
+
+
+# mcp-codegen tool: "get_weather"
+def get_weather(*, city: str, units: Units = "celsius") -> str:
+    """Current weather for a city."""
+    log.info("weather for %s", city)
+    return _format(_client.get(city), units)
+
+
+def _format(value: float, units: str) -> str:
+    return f"{value} {units}"
+
+
+# mcp-codegen tool: "ping"
+def ping() -> str:
+    """Answer pong."""
+    return "pong"
+
+
+if __name__ == "__main__":
+    print(get_weather(city="Paris"))
