@@ -7,6 +7,7 @@ upstream URL. Bytes whose sha256 differs from the pin never leave this module.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -114,6 +115,8 @@ def _read(location: str) -> bytes:
             with urllib.request.urlopen(location, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
                 data: bytes = response.read()
                 return data
+        except urllib.error.HTTPError as exc:
+            raise OSError(f"could not download {location}: HTTP {exc.code} {exc.reason}") from exc
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise OSError(f"could not download {location}: {reason}") from exc
@@ -151,7 +154,7 @@ def fetch(revision: Revision) -> tuple[bytes, str]:
             continue
         verified = _verified(revision, data, location)
         if location != str(cached):
-            write_atomic(cached, verified)
+            _store(cached, verified)
         return verified, location
     raise SpecError(
         f"protocol revision {revision.name} is not available. Tried: {'; '.join(tried)}. "
@@ -160,26 +163,64 @@ def fetch(revision: Revision) -> tuple[bytes, str]:
     )
 
 
+def _store(path: Path, data: bytes) -> None:
+    # The cache only saves a later download: verified bytes are used even when it
+    # cannot be written (a read-only home, a full disk).
+    with contextlib.suppress(OSError):
+        write_atomic(path, data)
+
+
 def apply_patches(revision: Revision, document: dict[str, Any]) -> dict[str, Any]:
+    """Apply the revision's patches to ``document`` (in place), each after checking that
+    the value it replaces is exactly the one it expects."""
     for patch in patches():
         if patch.revision != revision.name:
             continue
-        *parents, last = _split_pointer(patch.pointer)
-        node: Any = document
-        for part in parents:
-            node = node[int(part)] if isinstance(node, list) else node.get(part)
-            if node is None:
-                break
-        found = node.get(last) if isinstance(node, dict) else None
-        if found != patch.expect:
+        location = _locate(document, patch.pointer)
+        found = _ABSENT if location is None else location[0][location[1]]
+        if location is None or not _same_json(found, patch.expect):
+            has = "no value there" if found is _ABSENT else json.dumps(found)
             raise SpecError(
                 f"protocol revision {revision.name}: patch at {patch.pointer} expects "
-                f"{json.dumps(patch.expect)} but the schema has {json.dumps(found)}. "
+                f"{json.dumps(patch.expect)} but the schema has {has}. "
                 "The pinned file changed or the defect was fixed upstream: review the patch "
                 "in specs/patches.toml and remove or update it."
             )
-        node[last] = patch.replace
+        container, key = location
+        container[key] = patch.replace
     return document
+
+
+_ABSENT: Any = object()
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    # Python's == holds for 1 == 1.0 == True, which are three different JSON values.
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _locate(document: Any, pointer: str) -> tuple[Any, Any] | None:
+    """The container (object or array) holding the value at ``pointer``, and its key
+    there; None when the pointer names no value."""
+    if not pointer.startswith("/"):
+        return None
+    *parents, last = _split_pointer(pointer)
+    node = document
+    for part in parents:
+        node = _child(node, part)
+        if node is _ABSENT:
+            return None
+    if _child(node, last) is _ABSENT:
+        return None
+    return node, int(last) if isinstance(node, list) else last
+
+
+def _child(node: Any, part: str) -> Any:
+    if isinstance(node, dict):
+        return node.get(part, _ABSENT)
+    if isinstance(node, list) and part.isdecimal() and int(part) < len(node):
+        return node[int(part)]
+    return _ABSENT
 
 
 def _split_pointer(pointer: str) -> list[str]:
