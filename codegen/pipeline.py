@@ -92,7 +92,7 @@ def _handlers_file(config: Config, spec: HandlerModuleSpec) -> tuple[OutputFile,
     try:
         existing = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return OutputFile(path, format_python(render_new(spec))), []
+        return OutputFile(path, format_python(render_new(spec))), []  # new: formatted once
     try:
         result = merge(existing, spec)
     except MergeConflict as conflict:
@@ -119,7 +119,7 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
         raise BuildError(problems)
     inputs = input_digests(config)
     provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
-    files = render_package(config, tools, provenance)
+    files = render_package(config, tools, provenance, specs.cache_dir().parent / "formatted")
     for revision in config.revisions:
         progress(f"protocol models {revision}")
         spec = specs.load(revision)

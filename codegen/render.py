@@ -3,6 +3,7 @@ in Python beforehand), black run once over each Python module."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from functools import cache
@@ -44,20 +45,31 @@ def python_value(value: Any) -> str:
     return repr(value)
 
 
-def _dispatch_row(tool: Tool) -> dict[str, str]:
+def _dispatch_data(tool: Tool) -> dict[str, Any]:
     definition = tool.source.definition
+    forms: list[dict[str, Any]] = []
+    published: dict[str, int] = {}
+    for revision, form in tool.published.items():
+        if form not in forms:
+            forms.append(form)
+        published[revision] = forms.index(form)
     return {
-        "name_literal": string_literal(tool.name),
-        "published": python_value(tool.published),
-        "input_schema": python_value(definition.get("inputSchema", {})),
-        "output_schema": python_value(definition.get("outputSchema")),
-        "function": tool.function,
-        "arguments": python_value({p.json_name: p.python_name for p in tool.parameters}),
-        "defaults": python_value(
-            {p.json_name: p.schema_default for p in tool.parameters if p.has_schema_default}
-        ),
-        "whole_arguments": python_value(tool.whole_arguments),
+        "forms": forms,
+        "published": published,
+        "input_schema": definition.get("inputSchema", {}),
+        "output_schema": definition.get("outputSchema"),
+        "arguments": {p.json_name: p.python_name for p in tool.parameters},
+        "defaults": {p.json_name: p.schema_default for p in tool.parameters if p.has_schema_default},
+        "whole_arguments": tool.whole_arguments,
     }
+
+
+def raw_json_literal_body(value: Any) -> str:
+    """JSON text safe inside ``r\"\"\"...\"\"\"``: a raw string keeps every JSON escape for the
+    JSON parser, and JSON text never holds three unescaped ``"`` in a row (inside a string
+    each is ``\\"``; between tokens stand ``,`` ``:`` or white space). ASCII only, and ``'``
+    as the JSON escape \\u0027, so the text is safe between either kind of triple quotes."""
+    return json.dumps(value, indent=1, ensure_ascii=True).replace("'", "\\u0027")
 
 
 def handler_module_spec(config: Config, tools: Sequence[Tool]) -> HandlerModuleSpec:
@@ -96,7 +108,9 @@ def _identifiers(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
 
 
-def render_package(config: Config, tools: Sequence[Tool], inputs: dict[str, str]) -> list[OutputFile]:
+def render_package(
+    config: Config, tools: Sequence[Tool], inputs: dict[str, str], cache_dir: Path | None = None
+) -> list[OutputFile]:
     """Every generated module of the package except the protocol models and handlers.
 
     Each header lists the inputs its module depends on, so editing one tool file changes
@@ -118,7 +132,8 @@ def render_package(config: Config, tools: Sequence[Tool], inputs: dict[str, str]
         "_dispatch.py": _template(
             "_dispatch.py.jinja",
             header=top,
-            tools=[_dispatch_row(t) for t in tools],
+            data=raw_json_literal_body({t.name: _dispatch_data(t) for t in tools}),
+            tools=[{"name_literal": string_literal(t.name), "function": t.function} for t in tools],
             server_name=string_literal(config.server_name),
             server_version=string_literal(config.server_version),
             revisions=python_value(config.revisions),
@@ -136,7 +151,11 @@ def render_package(config: Config, tools: Sequence[Tool], inputs: dict[str, str]
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             files[f"_types/{tool.output_module}.py"] = own + tool.output_types.source
+    outputs = [OutputFile(package / name, format_python(text, cache_dir)) for name, text in sorted(files.items())]
+    # Copied as they are: the runtime sources are black-formatted already (a test keeps
+    # them so), and a comment header does not change that.
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")
     for source in runtime_sources():
-        files[f"_runtime/{source.name}"] = runtime_header + source.read_text(encoding="utf-8")
-    return [OutputFile(package / Path(name), format_python(text)) for name, text in sorted(files.items())]
+        text = runtime_header + source.read_text(encoding="utf-8")
+        outputs.append(OutputFile(package / "_runtime" / source.name, text))
+    return outputs

@@ -103,6 +103,7 @@ def test_a_new_tool_file_is_noticed(project: Path) -> None:
 def test_build_is_all_or_nothing_when_a_write_fails(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (project / "tools" / "echo.json").write_text(json.dumps(tool(description="changed")), encoding="utf-8")
     (project / "tools" / "other.json").write_text(json.dumps(tool("other", description="changed")), encoding="utf-8")
+    assert run_cli("check", str(project))[0] == 1  # warms the caches: the build below only writes
     before = _snapshot(project)
     real_fdopen = os.fdopen
     calls = {"n": 0}

@@ -84,3 +84,13 @@ def test_generated_package_passes_mypy_strict(example_builds: tuple[Path, Path])
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_runtime_sources_are_copied_already_formatted() -> None:
+    """The build copies templates/runtime without running black over it; that is only
+    right while each file is exactly what black would make of it."""
+    from codegen.formatting import format_python
+    from codegen.runtime_files import runtime_sources
+
+    unformatted = [p.name for p in runtime_sources() if format_python(p.read_text(encoding="utf-8")) != p.read_text(encoding="utf-8")]
+    assert unformatted == [], "run black (line length 100) over templates/runtime"

@@ -28,3 +28,29 @@ class ToolEntry:
     arguments: Mapping[str, str]
     defaults: Mapping[str, Any]
     whole_arguments: str | None = None
+
+
+def load_table(
+    data: Mapping[str, Mapping[str, Any]], handlers: Mapping[str, Callable[..., Any]]
+) -> tuple[ToolEntry, ...]:
+    """The dispatch table from the generated JSON: one row per tool, in ``data``'s order.
+
+    Each tool's published definitions are stored once per distinct form and shared by the
+    revisions that publish the same one, which keeps a large server's memory small.
+    """
+    table = []
+    for name, row in data.items():
+        forms = row["forms"]
+        table.append(
+            ToolEntry(
+                name=name,
+                published={revision: forms[index] for revision, index in row["published"].items()},
+                input_schema=row["input_schema"],
+                output_schema=row["output_schema"],
+                handler=handlers[name],
+                arguments=row["arguments"],
+                defaults=row["defaults"],
+                whole_arguments=row["whole_arguments"],
+            )
+        )
+    return tuple(table)

@@ -9,88 +9,131 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import orjson
+
 from . import handlers
-from ._runtime.registry import ToolEntry
+from ._runtime.registry import ToolEntry, load_table
 from ._runtime.server import Server
 
-TOOLS: tuple[ToolEntry, ...] = (
-    ToolEntry(
-        name="stats",
-        published={
-            "2025-06-18": {
-                "name": "stats",
-                "title": "Statistics",
-                "description": "Mean and spread of a series.",
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {
-                        "values": {"type": "array", "items": {"type": "number"}, "minItems": 1}
-                    },
-                    "required": ["values"],
-                    "additionalProperties": False,
-                },
-                "outputSchema": {
-                    "type": "object",
-                    "properties": {
-                        "mean": {"type": "number"},
-                        "spread": {
-                            "type": "object",
-                            "properties": {"min": {"type": "number"}, "max": {"type": "number"}},
-                            "required": ["min", "max"],
-                        },
-                    },
-                    "required": ["mean", "spread"],
-                },
-            },
-            "2026-07-28": {
-                "name": "stats",
-                "title": "Statistics",
-                "description": "Mean and spread of a series.",
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {
-                        "values": {"type": "array", "items": {"type": "number"}, "minItems": 1}
-                    },
-                    "required": ["values"],
-                    "additionalProperties": False,
-                },
-                "outputSchema": {
-                    "type": "object",
-                    "properties": {
-                        "mean": {"type": "number"},
-                        "spread": {
-                            "type": "object",
-                            "properties": {"min": {"type": "number"}, "max": {"type": "number"}},
-                            "required": ["min", "max"],
-                        },
-                    },
-                    "required": ["mean", "spread"],
-                },
-            },
+# Tool data as JSON: one string token, so it is parsed in a few milliseconds at start-up
+# and diffs show exactly the changed lines. Published definitions keep the key order of
+# the tool files, so what clients receive is byte-stable across builds.
+_DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
+{
+ "stats": {
+  "forms": [
+   {
+    "name": "stats",
+    "title": "Statistics",
+    "description": "Mean and spread of a series.",
+    "inputSchema": {
+     "type": "object",
+     "properties": {
+      "values": {
+       "type": "array",
+       "items": {
+        "type": "number"
+       },
+       "minItems": 1
+      }
+     },
+     "required": [
+      "values"
+     ],
+     "additionalProperties": false
+    },
+    "outputSchema": {
+     "type": "object",
+     "properties": {
+      "mean": {
+       "type": "number"
+      },
+      "spread": {
+       "type": "object",
+       "properties": {
+        "min": {
+         "type": "number"
         },
-        input_schema={
-            "type": "object",
-            "properties": {"values": {"type": "array", "items": {"type": "number"}, "minItems": 1}},
-            "required": ["values"],
-            "additionalProperties": False,
-        },
-        output_schema={
-            "type": "object",
-            "properties": {
-                "mean": {"type": "number"},
-                "spread": {
-                    "type": "object",
-                    "properties": {"min": {"type": "number"}, "max": {"type": "number"}},
-                    "required": ["min", "max"],
-                },
-            },
-            "required": ["mean", "spread"],
-        },
-        handler=handlers.stats,
-        arguments={"values": "values"},
-        defaults={},
-        whole_arguments=None,
-    ),
+        "max": {
+         "type": "number"
+        }
+       },
+       "required": [
+        "min",
+        "max"
+       ]
+      }
+     },
+     "required": [
+      "mean",
+      "spread"
+     ]
+    }
+   }
+  ],
+  "published": {
+   "2025-06-18": 0,
+   "2026-07-28": 0
+  },
+  "input_schema": {
+   "type": "object",
+   "properties": {
+    "values": {
+     "type": "array",
+     "items": {
+      "type": "number"
+     },
+     "minItems": 1
+    }
+   },
+   "required": [
+    "values"
+   ],
+   "additionalProperties": false
+  },
+  "output_schema": {
+   "type": "object",
+   "properties": {
+    "mean": {
+     "type": "number"
+    },
+    "spread": {
+     "type": "object",
+     "properties": {
+      "min": {
+       "type": "number"
+      },
+      "max": {
+       "type": "number"
+      }
+     },
+     "required": [
+      "min",
+      "max"
+     ]
+    }
+   },
+   "required": [
+    "mean",
+    "spread"
+   ]
+  },
+  "arguments": {
+   "values": "values"
+  },
+  "defaults": {},
+  "whole_arguments": null
+ }
+}
+""")
+
+TOOLS: tuple[ToolEntry, ...] = load_table(
+    _DATA,
+    {
+        "stats": handlers.stats,
+    },
 )
 
 SERVER = Server(
