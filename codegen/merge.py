@@ -248,6 +248,10 @@ def _parse(text: str) -> _Module:
         ) from None
     module = _attach_header_comments(module)
     tops = [_Top(i, node, stmts) for i, (node, stmts) in enumerate(_pair(module, tree))]
+    if sum(len(t.stmts) for t in tops) != len(tree.body) or not all(t.stmts for t in tops):
+        # The two parsers disagree (a Python newer than libcst's grammar?): editing
+        # would be guesswork, so refuse rather than risk user code.
+        raise MergeConflict(None, "the handler module uses syntax the merge cannot edit safely")
     start = next((t.index for t in tops if _has_banner(_leading(t.node))), len(tops))
     for top in tops:
         top.orphan = top.index >= start
@@ -275,7 +279,7 @@ def _pair(
     statements = iter(tree.body)
     for node in module.body:
         count = len(node.body) if isinstance(node, cst.SimpleStatementLine) else 1
-        yield node, [next(statements) for _ in range(count)]
+        yield node, [s for _, s in zip(range(count), statements, strict=False)]
 
 
 def _leading(node: cst.BaseStatement) -> Sequence[cst.EmptyLine]:
