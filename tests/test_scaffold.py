@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import json
 import os
 import re
 import subprocess
@@ -152,19 +153,52 @@ def test_a_failed_build_leaves_nothing_behind(
     assert list(empty.iterdir()) == []
 
 
-def test_fills_an_existing_empty_folder_in_place(tmp_path: Path) -> None:
+@pytest.mark.parametrize("spelled", ["absolute", "."])
+def test_fills_an_existing_empty_folder_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spelled: str
+) -> None:
     target = tmp_path / "here"
     target.mkdir()
     inode = target.stat().st_ino
+    if spelled == ".":
+        monkeypatch.chdir(target)
+    argument = str(target) if spelled == "absolute" else "."
     # One revision: this test is about the folder, not the build.
-    code, out, err = run_cli("new", NAME, "--dir", str(target), "--revision", "2026-07-28")
+    code, out, err = run_cli("new", NAME, "--dir", argument, "--revision", "2026-07-28")
     assert code == 0, err
     assert out == f"created {os.path.relpath(target)}\n"
     assert target.stat().st_ino == inode, "a shell inside the folder keeps a valid cwd"
     assert _listing(target) >= EXPECTED_FILES
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"], "no staging folder left"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]
+    assert not [p for p in target.iterdir() if p.name.endswith(".new")], "no staging folder left"
     document = tomllib.loads((target / "pyproject.toml").read_text(encoding="utf-8"))
     assert document["tool"]["mcp-codegen"]["revisions"] == ["2026-07-28"]
+
+
+def test_adding_a_tool_as_the_readme_says_keeps_the_example_bodies(tmp_path: Path) -> None:
+    root = scaffold.scaffold(NAME, tmp_path / "p", ["2026-07-28"])
+    handlers = root / NAME / "handlers.py"
+    before = ast.parse(handlers.read_text(encoding="utf-8"))
+    bodies = {
+        node.name: [ast.dump(statement) for statement in node.body]
+        for node in before.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    echo = {
+        "name": "echo",
+        "description": "Say it back.",
+        "inputSchema": {"type": "object", "properties": {"words": {"type": "string"}}},
+    }
+    (root / "tools" / "echo.json").write_text(json.dumps(echo), encoding="utf-8")
+    assert run_cli("check", str(root))[0] == 1
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    after = ast.parse(handlers.read_text(encoding="utf-8"))
+    functions = {node.name: node for node in after.body if isinstance(node, ast.FunctionDef)}
+    for name, body in bodies.items():
+        assert [ast.dump(statement) for statement in functions[name].body] == body, name
+    assert "NotImplementedError" in ast.unparse(functions["echo"])
+    assert run_cli("check", str(root))[0] == 0
 
 
 # --------------------------------------------------------------------------- contents
