@@ -47,9 +47,14 @@ def medium(index: int) -> dict[str, Any]:
         "properties": {"sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}},
         "required": ["sku", "qty"],
     }
-    properties: dict[str, Any] = {f"field_{n}": {"type": "string", "maxLength": 64} for n in range(10)}
+    properties: dict[str, Any] = {
+        f"field_{n}": {"type": "string", "maxLength": 64} for n in range(10)
+    }
     properties |= {
-        "customer": {"type": "object", "properties": {"name": {"type": "string"}, "email": {"type": "string"}}},
+        "customer": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "email": {"type": "string"}},
+        },
         "lines": {"type": "array", "items": line},
         "priority": {"type": "integer", "minimum": 0, "maximum": 9, "default": 5},
         "tags": {"type": "array", "items": {"type": "string"}},
@@ -58,7 +63,11 @@ def medium(index: int) -> dict[str, Any]:
     return {
         "name": f"medium_{index}",
         "description": "About fifteen properties, nested objects and arrays of objects.",
-        "inputSchema": {"type": "object", "properties": properties, "required": ["customer", "lines"]},
+        "inputSchema": {
+            "type": "object",
+            "properties": properties,
+            "required": ["customer", "lines"],
+        },
         "outputSchema": {
             "type": "object",
             "properties": {"order_id": {"type": "string"}, "total": {"type": "number"}},
@@ -73,11 +82,21 @@ def composed(index: int) -> dict[str, Any]:
         "description": "$defs, $ref and oneOf.",
         "inputSchema": {
             "type": "object",
-            "properties": {"shape": {"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}]}},
+            "properties": {
+                "shape": {"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}]}
+            },
             "required": ["shape"],
             "$defs": {
-                "Circle": {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]},
-                "Square": {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]},
+                "Circle": {
+                    "type": "object",
+                    "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
+                    "required": ["kind", "r"],
+                },
+                "Square": {
+                    "type": "object",
+                    "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+                    "required": ["kind", "side"],
+                },
             },
         },
     }
@@ -95,7 +114,9 @@ def make_project(root: Path, count: int) -> list[dict[str, Any]]:
     return tools
 
 
-def median_seconds(action: Callable[[], object], repeat: int, setup: Callable[[], object] | None = None) -> float:
+def median_seconds(
+    action: Callable[[], object], repeat: int, setup: Callable[[], object] | None = None
+) -> float:
     samples = []
     for _ in range(repeat):
         if setup is not None:
@@ -107,7 +128,9 @@ def median_seconds(action: Callable[[], object], repeat: int, setup: Callable[[]
 
 
 def cli(*argv: str, env: dict[str, str]) -> None:
-    subprocess.run([sys.executable, "-m", "codegen.cli", *argv], env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "codegen.cli", *argv], env=env, check=True, capture_output=True
+    )
 
 
 def datamodel_alone(tools: list[dict[str, Any]]) -> None:
@@ -144,13 +167,23 @@ def main() -> None:
         cli("build", "-q", str(project), env=env_warm)
 
         rows: list[tuple[str, float]] = []
-        rows.append(("mcp-codegen check, unchanged (CLI, spawn included)",
-                     median_seconds(lambda: cli("check", str(project), env=env_warm), options.repeat)))
+        rows.append(
+            (
+                "mcp-codegen check, unchanged (CLI, spawn included)",
+                median_seconds(lambda: cli("check", str(project), env=env_warm), options.repeat),
+            )
+        )
         handlers = project / "bench_server" / "handlers.py"
         original = handlers.read_text()
-        handlers.write_text(original.replace('raise NotImplementedError("small_0")', 'return "edited body"', 1))
-        rows.append(("mcp-codegen check, a handler body edited (CLI)",
-                     median_seconds(lambda: cli("check", str(project), env=env_warm), options.repeat)))
+        handlers.write_text(
+            original.replace('raise NotImplementedError("small_0")', 'return "edited body"', 1)
+        )
+        rows.append(
+            (
+                "mcp-codegen check, a handler body edited (CLI)",
+                median_seconds(lambda: cli("check", str(project), env=env_warm), options.repeat),
+            )
+        )
         handlers.write_text(original)
 
         def fresh_copy() -> None:
@@ -161,22 +194,57 @@ def main() -> None:
             shutil.rmtree(work / "cold-cache", ignore_errors=True)
 
         env_cold = {**env, "MCP_CODEGEN_CACHE_DIR": str(work / "cold-cache")}
-        rows.append(("mcp-codegen build, from nothing, cold caches (CLI)",
-                     median_seconds(lambda: cli("build", "-q", str(project), env=env_cold), options.build_repeat, cold_cache)))
-        rows.append(("mcp-codegen build, from nothing, warm caches (CLI)",
-                     median_seconds(lambda: cli("build", "-q", str(project), env=env_warm), options.build_repeat, fresh_copy)))
-        rows.append(("datamodel-code-generator alone, same schemas (in process)",
-                     median_seconds(lambda: datamodel_alone(tools), options.build_repeat)))
-        rows.append(("datamodel-code-generator alone, same schemas (one process, spawn included)",
-                     median_seconds(lambda: subprocess.run(
-                         [sys.executable, "-c", f"import json,sys; sys.path.insert(0, {str(HERE)!r}); "
-                          f"from bench_build import datamodel_alone; datamodel_alone(json.load(open({str(work / 'tools.json')!r})))"],
-                         check=True), options.build_repeat, lambda: (work / "tools.json").write_text(json.dumps(tools)))))
+        rows.append(
+            (
+                "mcp-codegen build, from nothing, cold caches (CLI)",
+                median_seconds(
+                    lambda: cli("build", "-q", str(project), env=env_cold),
+                    options.build_repeat,
+                    cold_cache,
+                ),
+            )
+        )
+        rows.append(
+            (
+                "mcp-codegen build, from nothing, warm caches (CLI)",
+                median_seconds(
+                    lambda: cli("build", "-q", str(project), env=env_warm),
+                    options.build_repeat,
+                    fresh_copy,
+                ),
+            )
+        )
+        rows.append(
+            (
+                "datamodel-code-generator alone, same schemas (in process)",
+                median_seconds(lambda: datamodel_alone(tools), options.build_repeat),
+            )
+        )
+        rows.append(
+            (
+                "datamodel-code-generator alone, same schemas (one process, spawn included)",
+                median_seconds(
+                    lambda: subprocess.run(
+                        [
+                            sys.executable,
+                            "-c",
+                            f"import json,sys; sys.path.insert(0, {str(HERE)!r}); "
+                            f"from bench_build import datamodel_alone; datamodel_alone(json.load(open({str(work / 'tools.json')!r})))",
+                        ],
+                        check=True,
+                    ),
+                    options.build_repeat,
+                    lambda: (work / "tools.json").write_text(json.dumps(tools)),
+                ),
+            )
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     reference = rows[-1][1]
-    print(f"\n{options.tools} tools; medians of {options.repeat} (check) and {options.build_repeat} (build) runs\n")
+    print(
+        f"\n{options.tools} tools; medians of {options.repeat} (check) and {options.build_repeat} (build) runs\n"
+    )
     print(f"{'':74} {'seconds':>9} {'vs DMCG alone':>14}")
     for label, seconds in rows:
         print(f"{label:74} {seconds:9.3f} {seconds / reference:13.2f}x")

@@ -86,7 +86,9 @@ def command_check(arguments: argparse.Namespace) -> int:
 def command_new(arguments: argparse.Namespace) -> int:
     from codegen.scaffold import scaffold
 
-    target = scaffold(arguments.name, Path(arguments.dir) if arguments.dir else None, arguments.revision)
+    target = scaffold(
+        arguments.name, Path(arguments.dir) if arguments.dir else None, arguments.revision
+    )
     print(f"created {_shown(target)}")
     return EXIT_OK
 
@@ -103,7 +105,9 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
     for name in names:
         revision = specs.get_revision(name)
         _, source = specs.fetch(revision)
-        print(f"{name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}")
+        print(
+            f"{name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}"
+        )
     return EXIT_OK
 
 
@@ -124,7 +128,9 @@ def _parser() -> argparse.ArgumentParser:
         "types, validators, dispatch table, runtime, protocol models, and handler stubs. "
         "Only files whose content changes are written; handler bodies are never overwritten.",
     )
-    build.add_argument("dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)")
+    build.add_argument(
+        "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
+    )
     build.add_argument("-q", "--quiet", action="store_true", help="no progress messages on stderr")
     build.set_defaults(run=command_build)
 
@@ -134,7 +140,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the build without writing anything. Exit 0 when the generated package "
         "is current, 1 with a unified diff and the fix command when it is not, 2 on invalid input.",
     )
-    check.add_argument("dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)")
+    check.add_argument(
+        "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
+    )
     check.set_defaults(run=command_check)
 
     new = commands.add_parser(
@@ -161,10 +169,14 @@ def _parser() -> argparse.ArgumentParser:
         "the platform cache folder), or the upstream URL.",
     )
     spec_actions = spec_commands.add_subparsers(dest="action", required=True, metavar="ACTION")
-    listing = spec_actions.add_parser("list", help="show pinned revisions and where each is available")
+    listing = spec_actions.add_parser(
+        "list", help="show pinned revisions and where each is available"
+    )
     listing.set_defaults(run=command_specs_list)
     pull = spec_actions.add_parser("pull", help="download and verify revisions into the cache")
-    pull.add_argument("revisions", nargs="*", metavar="REV", help="revisions to fetch (default: all)")
+    pull.add_argument(
+        "revisions", nargs="*", metavar="REV", help="revisions to fetch (default: all)"
+    )
     pull.set_defaults(run=command_specs_pull)
     return parser
 

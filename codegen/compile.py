@@ -22,8 +22,19 @@ _SCALARS = (str, int, float, bool, type(None))
 RESERVED_FUNCTION_NAMES = frozenset({"annotations", "ContentBlock"})
 # Root keywords that make "one keyword parameter per property" lose meaning.
 _COMPOSITE_ROOT = frozenset(
-    {"oneOf", "anyOf", "allOf", "not", "if", "$ref", "$dynamicRef", "patternProperties",
-     "dependentSchemas", "unevaluatedProperties", "propertyNames"}
+    {
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "not",
+        "if",
+        "$ref",
+        "$dynamicRef",
+        "patternProperties",
+        "dependentSchemas",
+        "unevaluatedProperties",
+        "propertyNames",
+    }
 )
 
 
@@ -45,7 +56,9 @@ def _is_simple(annotation: str) -> bool:
     tree = ast.parse(annotation, mode="eval")
     return all(
         node.id in _SIMPLE_NAMES for node in ast.walk(tree) if isinstance(node, ast.Name)
-    ) and not any(isinstance(node, ast.Constant) and node.value is not None for node in ast.walk(tree))
+    ) and not any(
+        isinstance(node, ast.Constant) and node.value is not None for node in ast.walk(tree)
+    )
 
 
 def _python_literal(value: Any) -> str:
@@ -110,7 +123,9 @@ def _parameters(
         else:
             annotation = annotation if annotation.endswith("None") else f"{annotation} | None"
             default_source = "None"
-        parameters.append(Parameter(json_name, python_name, annotation, default_source, has_default, default))
+        parameters.append(
+            Parameter(json_name, python_name, annotation, default_source, has_default, default)
+        )
     # Parameters without a default first, in schema order; Python requires nothing here
     # (they are keyword-only) but it reads like the schema's "required".
     parameters.sort(key=lambda p: p.default_source is not None)
@@ -134,7 +149,9 @@ def _with_aliases(types: TypedModule, aliases: list[tuple[str, str]]) -> TypedMo
     )
 
 
-def _exports(module: str, types: TypedModule, prefix: str, names: _Names, already: set[str]) -> list[TypeExport]:
+def _exports(
+    module: str, types: TypedModule, prefix: str, names: _Names, already: set[str]
+) -> list[TypeExport]:
     exports = []
     for local in sorted(types.names):
         if local in already:
@@ -145,7 +162,9 @@ def _exports(module: str, types: TypedModule, prefix: str, names: _Names, alread
     return exports
 
 
-def compile_tools(sources: Sequence[ToolSource], revisions: tuple[str, ...], cache_dir: Path | None) -> tuple[list[Tool], list[Diagnostic]]:
+def compile_tools(
+    sources: Sequence[ToolSource], revisions: tuple[str, ...], cache_dir: Path | None
+) -> tuple[list[Tool], list[Diagnostic]]:
     tools: list[Tool] = []
     problems: list[Diagnostic] = []
     functions: dict[str, ToolSource] = {}

@@ -62,7 +62,13 @@ def load_config(root: Path) -> Config:
     section: Any = document.get("tool", {}).get("mcp-codegen")
     if not isinstance(section, dict):
         raise BuildError(
-            [error(where, "", "no [tool.mcp-codegen] table; add one with at least `package = \"NAME\"`")]
+            [
+                error(
+                    where,
+                    "",
+                    'no [tool.mcp-codegen] table; add one with at least `package = "NAME"`',
+                )
+            ]
         )
     problems: list[Diagnostic] = []
 
@@ -84,12 +90,14 @@ def load_config(root: Path) -> Config:
 
     globs = section.get("tools", list(DEFAULT_TOOL_GLOBS))
     if not (isinstance(globs, list) and globs and all(isinstance(g, str) for g in globs)):
-        bad("tools", "must be a non-empty list of glob patterns, like [\"tools/*.json\"]")
+        bad("tools", 'must be a non-empty list of glob patterns, like ["tools/*.json"]')
         globs = list(DEFAULT_TOOL_GLOBS)
 
     known = revision_names()
     revisions = section.get("revisions", list(known))
-    if not (isinstance(revisions, list) and revisions and all(isinstance(r, str) for r in revisions)):
+    if not (
+        isinstance(revisions, list) and revisions and all(isinstance(r, str) for r in revisions)
+    ):
         bad("revisions", f"must be a non-empty list of protocol revisions from {', '.join(known)}")
         revisions = list(known)
     for name in revisions:

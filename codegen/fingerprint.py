@@ -23,7 +23,9 @@ def generator_fingerprint() -> str:
     for folder in (_PACKAGE, data_dir("templates"), data_dir("specs")):
         for path in sorted(folder.rglob("*")):
             if path.is_file() and path.suffix in {".py", ".jinja", ".toml"}:
-                digest.append(f"{path.relative_to(folder).as_posix()}:{sha256_text(path.read_bytes())}")
+                digest.append(
+                    f"{path.relative_to(folder).as_posix()}:{sha256_text(path.read_bytes())}"
+                )
     return sha256_text("\n".join(digest))
 
 

@@ -3,15 +3,19 @@ the user's project) so the same input gives the same bytes everywhere."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from importlib.metadata import version
 from pathlib import Path
 
 import black
+from black.mode import TargetVersion
 
 from codegen.write import write_atomic
 
+_BLACK_VERSION = version("black")
 _MODE = black.Mode(
-    target_versions={black.TargetVersion.PY311},
+    target_versions={TargetVersion.PY311},
     line_length=100,
     string_normalization=True,
     magic_trailing_comma=True,
@@ -24,15 +28,13 @@ def format_python(source: str, cache_dir: Path | None = None) -> str:
     do not change between builds."""
     if cache_dir is None:
         return black.format_str(source, mode=_MODE)
-    key = hashlib.sha256(f"{black.__version__}\0{_MODE!r}\0{source}".encode()).hexdigest()
+    key = hashlib.sha256(f"{_BLACK_VERSION}\0{_MODE!r}\0{source}".encode()).hexdigest()
     path = cache_dir / key[:2] / f"{key}.py"
     try:
         return path.read_text(encoding="utf-8")
     except OSError:
         pass
     formatted = black.format_str(source, mode=_MODE)
-    try:
+    with contextlib.suppress(OSError):  # a read-only cache only costs speed
         write_atomic(path, formatted.encode("utf-8"))
-    except OSError:
-        pass  # a read-only cache only costs speed
     return formatted

@@ -47,7 +47,9 @@ class Tool:
     input_type: str  # public name of the input type
     output_type: str | None
     parameters: tuple[Parameter, ...]
-    whole_arguments: str | None  # parameter taking all arguments when the root is not a plain object
+    whole_arguments: (
+        str | None
+    )  # parameter taking all arguments when the root is not a plain object
     exports: tuple[TypeExport, ...]
     published: dict[str, dict[str, Any]]
     description: str | None

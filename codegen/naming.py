@@ -48,8 +48,9 @@ def _escape(char: str) -> str:
     if 0x20 <= ord(char) < 0x7F:
         return char
     return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char) or (
-        f"\\x{ord(char):02x}" if ord(char) < 0x100 else
-        f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}"
+        f"\\x{ord(char):02x}"
+        if ord(char) < 0x100
+        else f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}"
     )
 
 

@@ -22,9 +22,9 @@ from codegen.diagnostics import (
     warning,
 )
 from codegen.fingerprint import input_digests
+from codegen.formatting import format_python
 from codegen.freshness import HANDLERS_MODULE
 from codegen.freshness import is_fresh as is_fresh  # re-exported: callers know it here
-from codegen.formatting import format_python
 from codegen.manifest import MANIFEST_NAME, Manifest, read_manifest, spec_as_json
 from codegen.merge import HandlerModuleSpec, MergeConflict, merge, render_new
 from codegen.protocol_models import module_name, render_protocol_init, render_protocol_module
@@ -79,7 +79,11 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
     if not files:
         globs = ", ".join(config.tool_globs)
         problems.append(
-            error(str(config.pyproject), "/tool/mcp-codegen/tools", f"no tool files match {globs}; add one or fix the globs")
+            error(
+                str(config.pyproject),
+                "/tool/mcp-codegen/tools",
+                f"no tool files match {globs}; add one or fix the globs",
+            )
         )
     for source in sources:
         problems.extend(check_tool(source, config.revisions))
@@ -97,7 +101,13 @@ def _handlers_file(config: Config, spec: HandlerModuleSpec) -> tuple[OutputFile,
         result = merge(existing, spec)
     except MergeConflict as conflict:
         raise BuildError(
-            [error(str(path), "", f"cannot update the handler module: {conflict}; nothing was written")],
+            [
+                error(
+                    str(path),
+                    "",
+                    f"cannot update the handler module: {conflict}; nothing was written",
+                )
+            ],
             exit_code=3,
         ) from None
     return OutputFile(path, result.text), result.warnings
@@ -108,7 +118,9 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
     try:
         sources, problems = check_sources(config)
     except specs.SpecError as exc:
-        raise BuildError([error(str(config.pyproject), "/tool/mcp-codegen/revisions", str(exc))]) from None
+        raise BuildError(
+            [error(str(config.pyproject), "/tool/mcp-codegen/revisions", str(exc))]
+        ) from None
     if has_errors(problems):
         raise BuildError(problems)
     progress(f"compiling {len(sources)} tools for protocol revisions {', '.join(config.revisions)}")
@@ -124,14 +136,23 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
         progress(f"protocol models {revision}")
         spec = specs.load(revision)
         files.append(
-            OutputFile(config.package_dir / "protocol" / f"{module_name(revision)}.py", render_protocol_module(spec))
+            OutputFile(
+                config.package_dir / "protocol" / f"{module_name(revision)}.py",
+                render_protocol_module(spec),
+            )
         )
-    files.append(OutputFile(config.package_dir / "protocol" / "__init__.py", render_protocol_init(config.revisions)))
+    files.append(
+        OutputFile(
+            config.package_dir / "protocol" / "__init__.py", render_protocol_init(config.revisions)
+        )
+    )
     handler_spec = handler_module_spec(config, tools)
     handlers, merge_warnings = _handlers_file(config, handler_spec)
     warnings = [d for d in problems if d.level is Level.WARNING]
     warnings += [warning(str(handlers.path), "", message) for message in merge_warnings]
-    outputs = {f.path.relative_to(config.package_dir).as_posix(): sha256_text(f.text) for f in files}
+    outputs = {
+        f.path.relative_to(config.package_dir).as_posix(): sha256_text(f.text) for f in files
+    }
     manifest = Manifest(
         inputs=inputs,
         outputs=outputs,
@@ -147,4 +168,3 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
     files.append(handlers)
     files.append(OutputFile(config.package_dir / MANIFEST_NAME, manifest.to_text()))
     return Plan(config, sorted(files, key=lambda f: f.path), stale, warnings, len(tools))
-

@@ -36,15 +36,23 @@ def _object_rooted(schema: Any) -> bool:
     return isinstance(schema, dict) and schema.get("type") == "object"
 
 
-def published_definition(definition: dict[str, Any], revision: Revision) -> tuple[dict[str, Any], list[Omission]]:
+def published_definition(
+    definition: dict[str, Any], revision: Revision
+) -> tuple[dict[str, Any], list[Omission]]:
     """The definition for ``revision``'s clients (key order kept) and what was left out."""
     published: dict[str, Any] = {}
     omitted: list[Omission] = []
     for key, value in definition.items():
         if key not in revision.tool_fields:
-            omitted.append(Omission(revision.name, key, _CONSEQUENCES.get(key, f"the tool without {key}")))
+            omitted.append(
+                Omission(revision.name, key, _CONSEQUENCES.get(key, f"the tool without {key}"))
+            )
             continue
-        if key == "outputSchema" and not revision.output_schema_any_json and not _object_rooted(value):
+        if (
+            key == "outputSchema"
+            and not revision.output_schema_any_json
+            and not _object_rooted(value)
+        ):
             omitted.append(
                 Omission(
                     revision.name,
@@ -60,7 +68,9 @@ def published_definition(definition: dict[str, Any], revision: Revision) -> tupl
     return published, omitted
 
 
-def all_published(definition: dict[str, Any], revisions: tuple[str, ...]) -> tuple[dict[str, dict[str, Any]], list[Omission]]:
+def all_published(
+    definition: dict[str, Any], revisions: tuple[str, ...]
+) -> tuple[dict[str, dict[str, Any]], list[Omission]]:
     forms: dict[str, dict[str, Any]] = {}
     omissions: list[Omission] = []
     for name in revisions:

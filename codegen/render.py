@@ -59,7 +59,9 @@ def _dispatch_data(tool: Tool) -> dict[str, Any]:
         "input_schema": definition.get("inputSchema", {}),
         "output_schema": definition.get("outputSchema"),
         "arguments": {p.json_name: p.python_name for p in tool.parameters},
-        "defaults": {p.json_name: p.schema_default for p in tool.parameters if p.has_schema_default},
+        "defaults": {
+            p.json_name: p.schema_default for p in tool.parameters if p.has_schema_default
+        },
         "whole_arguments": tool.whole_arguments,
     }
 
@@ -144,14 +146,18 @@ def render_package(
             header=top,
             exports=sorted((e for t in tools for e in t.exports), key=lambda e: e.public),
         ),
-        "_types/__init__.py": header([]) + '"""Types of each tool, one private module per tool and direction."""\n',
+        "_types/__init__.py": header([])
+        + '"""Types of each tool, one private module per tool and direction."""\n',
     }
     for tool in tools:
         own = header([(tool.source.file, inputs[tool.source.file])])
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             files[f"_types/{tool.output_module}.py"] = own + tool.output_types.source
-    outputs = [OutputFile(package / name, format_python(text, cache_dir)) for name, text in sorted(files.items())]
+    outputs = [
+        OutputFile(package / name, format_python(text, cache_dir))
+        for name, text in sorted(files.items())
+    ]
     # Copied as they are: the runtime sources are black-formatted already (a test keeps
     # them so), and a comment header does not change that.
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")

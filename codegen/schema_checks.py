@@ -41,8 +41,8 @@ def check_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
                 file,
                 pointer_join(pointer, "$schema"),
                 f"unsupported JSON Schema dialect {schema.get('$schema')!r}; use "
-                "\"https://json-schema.org/draft/2020-12/schema\" (the default) or "
-                "\"http://json-schema.org/draft-07/schema#\"",
+                '"https://json-schema.org/draft/2020-12/schema" (the default) or '
+                '"http://json-schema.org/draft-07/schema#"',
             )
         ]
     problems = _metaschema_problems(schema, dialect, file, pointer)
@@ -73,7 +73,9 @@ def _compile_problems(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
     return []
 
 
-def _walk(node: Any, pointer: str, base: str, resource: Any) -> Iterator[tuple[str, str, str, Any, str]]:
+def _walk(
+    node: Any, pointer: str, base: str, resource: Any
+) -> Iterator[tuple[str, str, str, Any, str]]:
     """(keyword, reference, base URI, resource root, pointer) of every $ref-like keyword."""
     if isinstance(node, list):
         for index, item in enumerate(node):
@@ -133,24 +135,36 @@ def _resolve_pointer(root: Any, fragment: str) -> bool:
 
 
 def _reference_problems(schema: Any, file: str, pointer: str) -> Iterator[Diagnostic]:
-    root_base = schema.get("$id", "") if isinstance(schema, dict) and isinstance(schema.get("$id"), str) else ""
+    root_base = (
+        schema.get("$id", "")
+        if isinstance(schema, dict) and isinstance(schema.get("$id"), str)
+        else ""
+    )
     internal = set(_ids(schema, ""))
     anchors = set(_anchors(schema))
     for keyword, reference, base, resource, where in _walk(schema, pointer, root_base, schema):
         target, fragment = urldefrag(urljoin(base, reference))
         fragment = unquote(fragment)
         if target and target not in internal:
-            kind = "network URI" if target.startswith(("http://", "https://")) else "file or external document"
+            kind = (
+                "network URI"
+                if target.startswith(("http://", "https://"))
+                else "file or external document"
+            )
             yield error(
                 file,
                 where,
                 f"{keyword} {reference!r} points to a {kind}; references are never fetched or "
-                "read. Copy the referenced schema under \"$defs\" and use \"#/$defs/NAME\"",
+                'read. Copy the referenced schema under "$defs" and use "#/$defs/NAME"',
             )
             continue
         document = resource if not target or target == urldefrag(base).url else schema
         if fragment.startswith("/") or fragment == "":
             if not _resolve_pointer(document, fragment):
-                yield error(file, where, f"{keyword} {reference!r} does not resolve inside this schema")
+                yield error(
+                    file, where, f"{keyword} {reference!r} does not resolve inside this schema"
+                )
         elif fragment not in anchors:
-            yield error(file, where, f"{keyword} {reference!r} names an anchor this schema does not define")
+            yield error(
+                file, where, f"{keyword} {reference!r} names an anchor this schema does not define"
+            )

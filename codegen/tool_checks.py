@@ -35,7 +35,7 @@ def check_name(source: ToolSource) -> list[Diagnostic]:
     name = source.definition.get("name")
     where = pointer_join(source.pointer, "name")
     if not isinstance(name, str):
-        return [error(source.file, where, "a tool needs a \"name\" string")]
+        return [error(source.file, where, 'a tool needs a "name" string')]
     if not _TOOL_NAME.fullmatch(name):
         return [
             error(
@@ -55,9 +55,15 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
         if key in known:
             continue
         guess = difflib.get_close_matches(key, sorted(known), n=1)
-        hint = f"; did you mean {guess[0]!r}?" if guess else f"; tools define {', '.join(sorted(known))}"
+        hint = (
+            f"; did you mean {guess[0]!r}?"
+            if guess
+            else f"; tools define {', '.join(sorted(known))}"
+        )
         problems.append(
-            error(source.file, pointer_join(source.pointer, key), f"unknown tool field {key!r}{hint}")
+            error(
+                source.file, pointer_join(source.pointer, key), f"unknown tool field {key!r}{hint}"
+            )
         )
     return problems
 
@@ -91,7 +97,9 @@ def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> l
             else f"protocol revisions {', '.join(names)} do not define this; their clients"
         )
         problems.append(
-            warning(source.file, pointer_join(source.pointer, field), f"{subject} receive {consequence}")
+            warning(
+                source.file, pointer_join(source.pointer, field), f"{subject} receive {consequence}"
+            )
         )
     return sorted(set(problems))
 

@@ -56,7 +56,7 @@ def _construct_mapping(loader: _StrictYamlLoader, node: yaml.MappingNode) -> dic
 
 _StrictYamlLoader.add_constructor(
     yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-    _construct_mapping,  # type: ignore[arg-type]
+    _construct_mapping,
 )
 
 
@@ -69,11 +69,17 @@ def parse_file(path: Path, label: str) -> tuple[Any, list[Diagnostic]]:
         try:
             return json.loads(text, object_pairs_hook=_no_duplicates), []
         except _DuplicateKey as exc:
-            return None, [error(label, "", f"duplicate key {exc.args[0]!r}; JSON keys must be unique")]
+            return None, [
+                error(label, "", f"duplicate key {exc.args[0]!r}; JSON keys must be unique")
+            ]
         except json.JSONDecodeError as exc:
-            return None, [error(label, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+            return None, [
+                error(
+                    label, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                )
+            ]
     try:
-        return yaml.load(text, Loader=_StrictYamlLoader), []  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_StrictYamlLoader), []
     except yaml.YAMLError as exc:
         return None, [error(label, "", f"not valid YAML: {exc}".replace("\n", " "))]
 
@@ -90,12 +96,18 @@ def _not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
                 found.extend(_not_json(item, label, pointer_join(pointer, key)))
         return found
     if isinstance(value, list):
-        return [d for i, item in enumerate(value) for d in _not_json(item, label, pointer_join(pointer, i))]
+        return [
+            d
+            for i, item in enumerate(value)
+            for d in _not_json(item, label, pointer_join(pointer, i))
+        ]
     if isinstance(value, float) and not math.isfinite(value):
         return [error(label, pointer, f"{value} is not a JSON number; use a finite number")]
     if value is None or isinstance(value, str | int | float | bool):
         return []
-    return [error(label, pointer, f"a {type(value).__name__} value is not JSON; quote it as a string")]
+    return [
+        error(label, pointer, f"a {type(value).__name__} value is not JSON; quote it as a string")
+    ]
 
 
 def tools_in(document: Any, label: str) -> tuple[list[ToolSource], list[Diagnostic]]:
@@ -113,7 +125,7 @@ def tools_in(document: Any, label: str) -> tuple[list[ToolSource], list[Diagnost
             label,
             "",
             "expected a tool (an object with name and inputSchema), a list of tools, "
-            "or a tools/list result ({\"tools\": [...]})",
+            'or a tools/list result ({"tools": [...]})',
         )
     ]
 
@@ -135,10 +147,19 @@ def _list_at(items: Any, label: str, pointer: str) -> tuple[list[ToolSource], li
 def find_tool_files(root: Path, globs: Iterable[str]) -> list[Path]:
     # Sorted by relative path so the order never depends on the file system.
     matches = {p.resolve() for pattern in globs for p in root.glob(pattern) if p.is_file()}
-    return sorted(matches, key=lambda p: p.relative_to(root.resolve()).as_posix() if p.is_relative_to(root.resolve()) else p.as_posix())
+    return sorted(
+        matches,
+        key=lambda p: (
+            p.relative_to(root.resolve()).as_posix()
+            if p.is_relative_to(root.resolve())
+            else p.as_posix()
+        ),
+    )
 
 
-def load_tools(root: Path, globs: Iterable[str]) -> tuple[list[ToolSource], list[Diagnostic], list[Path]]:
+def load_tools(
+    root: Path, globs: Iterable[str]
+) -> tuple[list[ToolSource], list[Diagnostic], list[Path]]:
     """Every tool of the project, its problems, and the files read (for provenance)."""
     sources: list[ToolSource] = []
     problems: list[Diagnostic] = []
@@ -161,4 +182,8 @@ def load_tools(root: Path, globs: Iterable[str]) -> tuple[list[ToolSource], list
 
 def _label(root: Path, path: Path) -> str:
     resolved_root = root.resolve()
-    return path.relative_to(resolved_root).as_posix() if path.is_relative_to(resolved_root) else path.as_posix()
+    return (
+        path.relative_to(resolved_root).as_posix()
+        if path.is_relative_to(resolved_root)
+        else path.as_posix()
+    )

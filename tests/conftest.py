@@ -13,7 +13,8 @@ SHARED_SPECS = SHARED / "specs"
 TEST_SUITE = SHARED / "json-schema-test-suite"
 
 needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir(), reason="needs the project's shared material (../shared) beside the checkout"
+    not SHARED.is_dir(),
+    reason="needs the project's shared material (../shared) beside the checkout",
 )
 
 

@@ -27,8 +27,8 @@ def write_project(
     (a JSON-able value, or text written as is)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "pyproject.toml").write_text(
-        "[project]\nname = \"demo\"\nversion = \"1.2.3\"\n\n[tool.mcp-codegen]\n"
-        f"package = \"{package}\"\nrevisions = {json.dumps(list(revisions))}\n{extra}",
+        '[project]\nname = "demo"\nversion = "1.2.3"\n\n[tool.mcp-codegen]\n'
+        f'package = "{package}"\nrevisions = {json.dumps(list(revisions))}\n{extra}',
         encoding="utf-8",
     )
     folder = root / "tools"

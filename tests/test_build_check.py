@@ -29,7 +29,9 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def test_check_is_clean_right_after_build_and_uses_the_manifest(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_is_clean_right_after_build_and_uses_the_manifest(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def no_pipeline(*_: object, **__: object) -> None:
         raise AssertionError("an unchanged project must not need the pipeline")
 
@@ -100,9 +102,15 @@ def test_a_new_tool_file_is_noticed(project: Path) -> None:
     assert code == 1 and "third__input.py" in out
 
 
-def test_build_is_all_or_nothing_when_a_write_fails(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (project / "tools" / "echo.json").write_text(json.dumps(tool(description="changed")), encoding="utf-8")
-    (project / "tools" / "other.json").write_text(json.dumps(tool("other", description="changed")), encoding="utf-8")
+def test_build_is_all_or_nothing_when_a_write_fails(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "tools" / "echo.json").write_text(
+        json.dumps(tool(description="changed")), encoding="utf-8"
+    )
+    (project / "tools" / "other.json").write_text(
+        json.dumps(tool("other", description="changed")), encoding="utf-8"
+    )
     assert run_cli("check", str(project))[0] == 1  # warms the caches: the build below only writes
     before = _snapshot(project)
     real_fdopen = os.fdopen

@@ -18,7 +18,9 @@ def _object(properties: dict[str, Any], **keywords: Any) -> dict[str, Any]:
     return {"type": "object", "properties": properties, **keywords}
 
 
-NAME_RULE = "must be 1 to 128 characters of A-Z a-z 0-9 _ - . (no spaces, newlines or other characters)"
+NAME_RULE = (
+    "must be 1 to 128 characters of A-Z a-z 0-9 _ - . (no spaces, newlines or other characters)"
+)
 NO_FETCH = 'references are never fetched or read. Copy the referenced schema under "$defs" and use "#/$defs/NAME"'
 
 CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
@@ -43,7 +45,9 @@ CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
     ),
     "misspelt field": (
         {"t.json": tool(descripton="x")},
-        ["tools/t.json#/descripton: error: unknown tool field 'descripton'; did you mean 'description'?"],
+        [
+            "tools/t.json#/descripton: error: unknown tool field 'descripton'; did you mean 'description'?"
+        ],
     ),
     "no inputSchema": (
         {"t.json": {"name": "echo"}},
@@ -51,7 +55,9 @@ CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
     ),
     "inputSchema not an object": (
         {"t.json": tool(inputSchema={"type": "string"})},
-        ["tools/t.json#/inputSchema/type: error: not a valid 2026-07-28 Tool: 'object' was expected"],
+        [
+            "tools/t.json#/inputSchema/type: error: not a valid 2026-07-28 Tool: 'object' was expected"
+        ],
     ),
     "invalid regular expression": (
         {"t.json": tool(inputSchema=_object({"a": {"type": "string", "pattern": "(unclosed"}}))},
@@ -82,7 +88,11 @@ CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
         ],
     ),
     "unsupported dialect": (
-        {"t.json": tool(inputSchema=_object({}, **{"$schema": "http://json-schema.org/draft-04/schema#"}))},
+        {
+            "t.json": tool(
+                inputSchema=_object({}, **{"$schema": "http://json-schema.org/draft-04/schema#"})
+            )
+        },
         [
             "tools/t.json#/inputSchema/$schema: error: unsupported JSON Schema dialect "
             "'http://json-schema.org/draft-04/schema#'; use "
@@ -106,14 +116,24 @@ CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
         ["tools/t.yaml#/description: error: a date value is not JSON; quote it as a string"],
     ),
     "properties equal after NFKC": (
-        {"t.json": tool(inputSchema=_object({"\ufb01le": {"type": "string"}, "file": {"type": "string"}}))},
+        {
+            "t.json": tool(
+                inputSchema=_object({"\ufb01le": {"type": "string"}, "file": {"type": "string"}})
+            )
+        },
         [
             "tools/t.json#/inputSchema/properties/file: error: property 'file' and property "
             "'\ufb01le' both become the Python parameter 'file'; rename one of them"
         ],
     ),
     "properties equal as identifiers": (
-        {"t.json": tool(inputSchema=_object({"my-field": {"type": "string"}, "my_field": {"type": "string"}}))},
+        {
+            "t.json": tool(
+                inputSchema=_object(
+                    {"my-field": {"type": "string"}, "my_field": {"type": "string"}}
+                )
+            )
+        },
         [
             "tools/t.json#/inputSchema/properties/my_field: error: property 'my_field' and "
             "property 'my-field' both become the Python parameter 'my_field'; rename one of them"
@@ -134,8 +154,12 @@ CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
         ],
     ),
     "infinite number": (
-        {"t.json": '{"name": "echo", "inputSchema": {"type": "object", "properties": {"a": {"maximum": 1e999}}}}'},
-        ["tools/t.json#/inputSchema/properties/a/maximum: error: inf is not a JSON number; use a finite number"],
+        {
+            "t.json": '{"name": "echo", "inputSchema": {"type": "object", "properties": {"a": {"maximum": 1e999}}}}'
+        },
+        [
+            "tools/t.json#/inputSchema/properties/a/maximum: error: inf is not a JSON number; use a finite number"
+        ],
     ),
     "not a tool at all": (
         {"t.json": '"just a string"'},
@@ -156,11 +180,13 @@ CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("command", ["build", "check"])
-def test_bad_tool_files(case: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_tool_files(
+    case: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tools, expected = CASES[case]
     root = write_project(tmp_path / "project", tools)
     monkeypatch.chdir(root)
-    code, out, err = run_cli(command, ".")
+    code, _, err = run_cli(command, ".")
     errors = [line for line in err.splitlines() if ": error: " in line]
     assert errors == expected
     assert code == 2
@@ -168,13 +194,17 @@ def test_bad_tool_files(case: str, command: str, tmp_path: Path, monkeypatch: py
     assert not (root / "server").exists(), "nothing may be written when there is an error"
 
 
-def test_warning_names_the_older_revisions_and_what_their_clients_get(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_warning_names_the_older_revisions_and_what_their_clients_get(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     definition = tool(
         title="Echo",
         outputSchema={"type": "array", "items": {"type": "string"}},
         icons=[{"src": "https://example.com/i.png"}],
     )
-    root = write_project(tmp_path / "p", {"t.json": definition}, revisions=("2025-03-26", "2025-11-25", "2026-07-28"))
+    root = write_project(
+        tmp_path / "p", {"t.json": definition}, revisions=("2025-03-26", "2025-11-25", "2026-07-28")
+    )
     monkeypatch.chdir(root)
     code, _, err = run_cli("build", ".")
     assert code == 0
@@ -196,7 +226,10 @@ def test_no_tool_files_is_an_error(tmp_path: Path) -> None:
     root = write_project(tmp_path / "p", {})
     code, _, err = run_cli("build", str(root))
     assert code == 2
-    assert "error: no tool files match tools/*.json, tools/*.yaml, tools/*.yml; add one or fix the globs" in err
+    assert (
+        "error: no tool files match tools/*.json, tools/*.yaml, tools/*.yml; add one or fix the globs"
+        in err
+    )
 
 
 def test_config_errors_point_into_pyproject(tmp_path: Path) -> None:

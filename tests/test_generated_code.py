@@ -21,7 +21,9 @@ def _build_example(destination: Path, seed: str, cache: Path) -> Path:
     project = destination / "example"
     shutil.copytree(EXAMPLE, project)
     text = (project / "pyproject.toml").read_text(encoding="utf-8")
-    (project / "pyproject.toml").write_text(text.replace('out = "../generated"', 'out = "out"'), encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        text.replace('out = "../generated"', 'out = "out"'), encoding="utf-8"
+    )
     package = project / "out" / "example_server"
     package.mkdir(parents=True)
     shutil.copy(HANDLERS, package / "handlers.py")
@@ -48,7 +50,9 @@ def example_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
     # Separate caches, so the second build computes everything again rather than reading
     # what the first one cached.
     first = _build_example(tmp_path_factory.mktemp("seed0"), "0", tmp_path_factory.mktemp("cache0"))
-    second = _build_example(tmp_path_factory.mktemp("seed1"), "1", tmp_path_factory.mktemp("cache1"))
+    second = _build_example(
+        tmp_path_factory.mktemp("seed1"), "1", tmp_path_factory.mktemp("cache1")
+    )
     return first, second
 
 
@@ -61,7 +65,9 @@ def test_output_is_byte_identical_across_hash_seeds(example_builds: tuple[Path, 
     assert len(one) > 25
 
 
-def test_generated_package_imports_in_a_fresh_interpreter(example_builds: tuple[Path, Path]) -> None:
+def test_generated_package_imports_in_a_fresh_interpreter(
+    example_builds: tuple[Path, Path],
+) -> None:
     out, _ = example_builds
     probe = (
         "import example_server._dispatch as d, example_server.types, example_server.protocol;"
@@ -69,7 +75,9 @@ def test_generated_package_imports_in_a_fresh_interpreter(example_builds: tuple[
         "[importlib.import_module('example_server.protocol.' + m.name) for m in pkgutil.iter_modules(p.__path__)];"
         "print(sorted(t.name for t in d.TOOLS))"
     )
-    result = subprocess.run([sys.executable, "-c", probe], cwd=out, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=out, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(sorted(p.stem for p in (EXAMPLE / "tools").iterdir()))
 
@@ -92,5 +100,9 @@ def test_runtime_sources_are_copied_already_formatted() -> None:
     from codegen.formatting import format_python
     from codegen.runtime_files import runtime_sources
 
-    unformatted = [p.name for p in runtime_sources() if format_python(p.read_text(encoding="utf-8")) != p.read_text(encoding="utf-8")]
+    unformatted = [
+        p.name
+        for p in runtime_sources()
+        if format_python(p.read_text(encoding="utf-8")) != p.read_text(encoding="utf-8")
+    ]
     assert unformatted == [], "run black (line length 100) over templates/runtime"

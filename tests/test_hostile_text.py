@@ -11,7 +11,9 @@ from typing import Any
 
 from tests.projects import run_cli, write_project
 
-NASTY = 'end""" and \'\'\' quote\\ back\\slash\nnew line\r\ncarriage \u202eevil\u202c bidi \u2028 sep "'
+NASTY = (
+    'end""" and \'\'\' quote\\ back\\slash\nnew line\r\ncarriage \u202eevil\u202c bidi \u2028 sep "'
+)
 INJECTION = "'); __import__('pathlib').Path('PWNED').touch(); ('"
 
 HOSTILE_TOOL: dict[str, Any] = {
@@ -24,10 +26,10 @@ HOSTILE_TOOL: dict[str, Any] = {
         "properties": {
             "class": {"type": "string", "enum": [NASTY, INJECTION, "plain"], "default": NASTY},
             "from": {"type": "integer", "default": 3},
-            "a\"b": {"type": "string", "default": INJECTION, "pattern": "^[\\\\\"']*$"},
+            'a"b': {"type": "string", "default": INJECTION, "pattern": "^[\\\\\"']*$"},
             "x\ny": {"type": "boolean"},
             "1st": {"type": "number", "default": 1.5},
-            "import os": {"type": "array", "items": {"type": "string"}, "default": ["\"\"\""]},
+            "import os": {"type": "array", "items": {"type": "string"}, "default": ['"""']},
             "\u202ert": {"type": "object", "properties": {NASTY: {"type": "string"}}},
         },
         "required": ["x\ny"],
@@ -68,7 +70,11 @@ def test_hostile_schema_text_builds_imports_and_means_the_schema(tmp_path: Path)
     workdir = tmp_path / "cwd"
     workdir.mkdir()
     probe = subprocess.run(
-        [sys.executable, "-c", PROBE, str(root)], cwd=workdir, capture_output=True, text=True, check=False
+        [sys.executable, "-c", PROBE, str(root)],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert probe.returncode == 0, probe.stderr
     seen = json.loads(probe.stdout)
