@@ -89,7 +89,13 @@ def command_new(arguments: argparse.Namespace) -> int:
     target = scaffold(
         arguments.name, Path(arguments.dir) if arguments.dir else None, arguments.revision
     )
-    print(f"created {_shown(target)}")
+    shown = shlex.quote(_shown(target))
+    print(f"created {shown}\n\nnext steps:")
+    print(f"    cd {shown}")
+    print("    python -m venv .venv && .venv/bin/pip install -e '.[dev]'")
+    print("    .venv/bin/pytest                        # the example tools' tests")
+    print(f"    .venv/bin/python -m {arguments.name}      # serve over stdio")
+    print("    edit tools/*.json, then: mcp-codegen build")
     return EXIT_OK
 
 
@@ -148,8 +154,10 @@ def _parser() -> argparse.ArgumentParser:
     new = commands.add_parser(
         "new",
         help="create a new server project",
-        description="Create a project NAME that builds and runs: pyproject.toml with the "
-        "configuration, tools/ with an example tool, and the generated package.",
+        description="Create a project NAME that builds, tests and serves right away: "
+        "pyproject.toml with the configuration and dependencies, tools/ with example tools, "
+        "the generated package with working example handlers, tests, a README and a "
+        ".pre-commit-config.yaml using the mcp-codegen-check hook.",
     )
     new.add_argument("name", help="Python package name of the server (letters, digits, _)")
     new.add_argument("--dir", help="folder to create (default: ./NAME); must not exist or be empty")

@@ -17,15 +17,19 @@ _PACKAGE = Path(__file__).resolve().parent
 
 @cache
 def generator_fingerprint() -> str:
-    """The generator's own code and templates: a changed template or module (even without a
-    version bump, as in a checkout) makes every earlier build stale."""
+    """The generator's own code and what it reads to build: a changed template or module
+    (even without a version bump, as in a checkout) makes every earlier build stale. The
+    same set of files whether installed or in a checkout, so both agree on a fresh build;
+    the scaffold templates are not in it, since they never shape a build."""
+    templates, specs = data_dir("templates"), data_dir("specs")
+    files = [
+        *sorted(_PACKAGE.glob("*.py")),
+        *sorted((templates / "package").glob("*")),
+        *sorted((templates / "runtime").glob("*.py")),
+        *sorted(specs.glob("*.toml")),
+    ]
     digest = [__version__]
-    for folder in (_PACKAGE, data_dir("templates"), data_dir("specs")):
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and path.suffix in {".py", ".jinja", ".toml"}:
-                digest.append(
-                    f"{path.relative_to(folder).as_posix()}:{sha256_text(path.read_bytes())}"
-                )
+    digest += [f"{path.parent.name}/{path.name}:{sha256_text(path.read_bytes())}" for path in files]
     return sha256_text("\n".join(digest))
 
 

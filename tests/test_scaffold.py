@@ -166,7 +166,7 @@ def test_fills_an_existing_empty_folder_in_place(
     # One revision: this test is about the folder, not the build.
     code, out, err = run_cli("new", NAME, "--dir", argument, "--revision", "2026-07-28")
     assert code == 0, err
-    assert out == f"created {os.path.relpath(target)}\n"
+    assert out.startswith(f"created {os.path.relpath(target)}\n\nnext steps:\n")
     assert target.stat().st_ino == inode, "a shell inside the folder keeps a valid cwd"
     assert _listing(target) >= EXPECTED_FILES
     assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]
