@@ -108,8 +108,8 @@ def command_specs_list(arguments: argparse.Namespace) -> int:
 
 def command_specs_pull(arguments: argparse.Namespace) -> int:
     names = arguments.revisions or list(specs.revision_names())
-    for name in names:
-        revision = specs.get_revision(name)
+    revisions = [specs.get_revision(name) for name in names]  # every name checked first
+    for revision in revisions:
         _, source = specs.fetch(revision)
         print(
             f"{name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}"

@@ -128,3 +128,16 @@ def test_build_is_all_or_nothing_when_a_write_fails(
         run_cli("build", "-q", str(project))
     after = _snapshot(project)
     assert after == before, "a failed build leaves every file as it was"
+
+
+def test_specs_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MCP_CODEGEN_CACHE_DIR", str(tmp_path / "cache"))
+    code, out, err = run_cli("specs", "pull", "2025-06-18", "2099-01-01")
+    assert code == 2 and out == ""
+    assert "unknown protocol revision '2099-01-01'" in err
+    code, out, _ = run_cli("specs", "pull", "2025-06-18")
+    assert code == 0 and out.startswith("2025-06-18: verified sha256 af845e7e")
+    code, out, _ = run_cli("specs", "list")
+    listed = [line for line in out.splitlines() if line.startswith("2025-06-18")]
+    assert code == 0 and len(listed) == 1
+    assert "mirror" in listed[0] or "cache" in listed[0]
