@@ -112,7 +112,7 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
     for revision in revisions:
         _, source = specs.fetch(revision)
         print(
-            f"{name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}"
+            f"{revision.name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}"
         )
     return EXIT_OK
 
