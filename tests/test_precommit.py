@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -97,8 +98,8 @@ def _edit_a_tool(project: Path) -> None:
 def _assert_stale_report(output: str) -> None:
     assert f"{HOOK}" in output or "mcp-codegen check" in output
     assert "Failed" in output
-    assert '-                "description": "Greet someone by name.",' in output
-    assert '+                "description": "Greet someone by name, warmly.",' in output
+    assert re.search(r'^-\s+"description": "Greet someone by name\.",$', output, re.MULTILINE)
+    assert re.search(r'^\+\s+"description": "Greet someone by name, warmly\.",$', output, re.MULTILINE)
     assert "generated code is stale. Fix with:\n    mcp-codegen build ." in output
 
 
