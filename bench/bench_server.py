@@ -1,0 +1,601 @@
+#!/usr/bin/env python3
+"""The generated server runtime beside its peers, in one run, on this machine.
+
+    .venv/bin/python bench/bench_server.py [--quick]
+
+Peers, all serving the same 100 tools (``get_weather_0`` ... ``get_weather_99``: a
+required string ``location``, an enum ``units`` with a default):
+
+* bare      a bare orjson loop: parse, look the tool up, call it, dump; no validation
+* ours      a package laid out like a generated one (templates/runtime as ``_runtime``)
+* sdk       the official SDK's low-level ``Server`` (arguments validated with a
+            precompiled jsonschema-rs validator in the handler, since it validates none)
+* fastmcp   FastMCP (pydantic validation from the function signature)
+
+Measured:
+
+* in process: a tools/call round trip, JSON bytes in and JSON bytes out (the SDK and
+  FastMCP through their in-memory streams, with their own message models);
+* stdio: ``python ...`` as a subprocess driven by a raw pipe client, sequential calls
+  (calls/s, p50, p99 latency) and a pipelined burst (calls/s);
+* peak RSS (VmHWM) after initialize and tools/list, idle;
+* spawn to initialized: from ``Popen`` to the initialize response.
+
+Every loop is bounded; everything runs on local pipes. Figures are medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[1]
+RUNTIME = REPO / "templates" / "runtime"
+TOOLS = 100
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "location": {"type": "string", "minLength": 1},
+        "units": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"},
+    },
+    "required": ["location"],
+    "additionalProperties": False,
+}
+ARGUMENTS = {"location": "Oslo", "units": "fahrenheit"}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "1"},
+    },
+}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def call_message(request_id: int, tool: int = 42) -> bytes:
+    return orjson.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "tools/call",
+            "params": {"name": f"get_weather_{tool}", "arguments": ARGUMENTS},
+        }
+    )
+
+
+# ------------------------------------------------------------------------- the peers
+
+OURS_HANDLERS = """
+def get_weather(*, location: str, units: str = "celsius") -> str:
+    return f"{location}: 21 degrees {units}"
+"""
+
+OURS_DISPATCH = """
+from . import handlers
+from ._runtime.registry import ToolEntry
+from ._runtime.server import Server
+
+SCHEMA = {schema!r}
+REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+TOOLS = tuple(
+    ToolEntry(
+        name=f"get_weather_{{i}}",
+        published={{
+            r: {{"name": f"get_weather_{{i}}", "description": "Weather for a city",
+                 "inputSchema": SCHEMA}}
+            for r in REVISIONS
+        }},
+        input_schema=SCHEMA,
+        output_schema=None,
+        handler=handlers.get_weather,
+        arguments={{"location": "location", "units": "units"}},
+        defaults={{"units": "celsius"}},
+    )
+    for i in range({tools})
+)
+SERVER = Server(tools=TOOLS, name="ours", version="1", revisions=REVISIONS, page_size=None)
+"""
+
+OURS_MAIN = """
+from ._dispatch import SERVER
+from ._runtime.stdio import run_stdio
+
+run_stdio(SERVER)
+"""
+
+BARE = '''
+"""A bare orjson loop: the floor any Python stdio server stands on."""
+import sys
+
+import orjson
+
+def get_weather(location, units="celsius"):
+    return f"{location}: 21 degrees {units}"
+
+HANDLERS = {f"get_weather_{i}": get_weather for i in range(__TOOLS__)}
+TOOL_LIST = [{"name": name, "inputSchema": {"type": "object"}} for name in HANDLERS]
+
+
+def handle(raw):
+    message = orjson.loads(raw)
+    method = message.get("method")
+    if "id" not in message:
+        return None
+    if method == "tools/call":
+        params = message["params"]
+        text = HANDLERS[params["name"]](**params.get("arguments", {}))
+        result = {"content": [{"type": "text", "text": text}]}
+    elif method == "initialize":
+        result = {
+            "protocolVersion": message["params"]["protocolVersion"],
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "bare", "version": "1"},
+        }
+    elif method == "tools/list":
+        result = {"tools": TOOL_LIST}
+    else:
+        result = {}
+    return orjson.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+
+def main():
+    out = sys.stdout.buffer
+    for line in sys.stdin.buffer:
+        reply = handle(line)
+        if reply is not None:
+            out.write(reply + b"\\n")
+            out.flush()
+
+
+if __name__ == "__main__":
+    main()
+'''.replace("__TOOLS__", str(TOOLS))
+
+SDK = '''
+"""The same tools on the official SDK's low-level Server."""
+import anyio
+import jsonschema_rs
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+SCHEMA = {schema!r}
+VALIDATOR = jsonschema_rs.validator_for(SCHEMA)
+TOOLS = [
+    types.Tool(name=f"get_weather_{{i}}", description="Weather for a city", input_schema=SCHEMA)
+    for i in range({tools})
+]
+NAMES = {{tool.name for tool in TOOLS}}
+
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=TOOLS)
+
+
+async def call_tool(ctx, params):
+    arguments = params.arguments or {{}}
+    if params.name not in NAMES or not VALIDATOR.is_valid(arguments):
+        text = "; ".join(e.message for e in VALIDATOR.iter_errors(arguments)) or "unknown tool"
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+    units = arguments.get("units", "celsius")
+    text = f"{{arguments['location']}}: 21 degrees {{units}}"
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+
+server = Server("sdk", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def main():
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(main)
+'''
+
+FASTMCP = '''
+"""The same tools on FastMCP."""
+from typing import Annotated, Literal
+
+from fastmcp import FastMCP
+from pydantic import Field
+
+mcp = FastMCP("fastmcp")
+
+
+def make(i):
+    def get_weather(
+        location: Annotated[str, Field(min_length=1)],
+        units: Literal["celsius", "fahrenheit"] = "celsius",
+    ) -> str:
+        """Weather for a city"""
+        return f"{{location}}: 21 degrees {{units}}"
+
+    get_weather.__name__ = f"get_weather_{{i}}"
+    return get_weather
+
+
+for i in range({tools}):
+    mcp.tool(make(i), name=f"get_weather_{{i}}")
+
+if __name__ == "__main__":
+    mcp.run(transport="stdio", show_banner=False)
+'''
+
+
+def write_peers(root: Path) -> dict[str, list[str]]:
+    """Write every peer under ``root``; return the command serving each over stdio."""
+    package = root / "ours_pkg"
+    shutil.copytree(RUNTIME, package / "_runtime", ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "__init__.py").write_text("")
+    (package / "handlers.py").write_text(OURS_HANDLERS)
+    (package / "_dispatch.py").write_text(OURS_DISPATCH.format(schema=SCHEMA, tools=TOOLS))
+    (package / "__main__.py").write_text(OURS_MAIN)
+    (root / "peer_bare.py").write_text(BARE)
+    (root / "peer_sdk.py").write_text(SDK.format(schema=SCHEMA, tools=TOOLS))
+    (root / "peer_fastmcp.py").write_text(FASTMCP.format(tools=TOOLS))
+    python = sys.executable
+    return {
+        "bare orjson loop": [python, str(root / "peer_bare.py")],
+        "ours": [python, "-m", "ours_pkg"],
+        "SDK low-level Server": [python, str(root / "peer_sdk.py")],
+        "FastMCP": [python, str(root / "peer_fastmcp.py")],
+    }
+
+
+# ----------------------------------------------------------------------- in process
+
+
+def timed(batch: int, repeats: int, run_batch: Callable[[int], float]) -> float:
+    """Median seconds per call over ``repeats`` batches."""
+    run_batch(max(batch // 10, 10))  # warm up
+    return statistics.median(run_batch(batch) / batch for _ in range(repeats))
+
+
+def in_process_bare(root: Path, batch: int, repeats: int) -> float:
+    sys.path.insert(0, str(root))
+    import peer_bare  # type: ignore[import-not-found]
+
+    messages = [call_message(i) for i in range(batch)]
+
+    def run_batch(n: int) -> float:
+        handle = peer_bare.handle
+        start = time.perf_counter()
+        for raw in messages[:n]:
+            handle(raw)
+        return time.perf_counter() - start
+
+    assert b"21 degrees" in peer_bare.handle(messages[0])
+    return timed(batch, repeats, run_batch)
+
+
+def in_process_ours(root: Path, batch: int, repeats: int) -> float:
+    sys.path.insert(0, str(root))
+    from ours_pkg._dispatch import SERVER  # type: ignore[import-not-found]
+
+    messages = [call_message(i) for i in range(batch)]
+
+    async def main() -> float:
+        session = SERVER.session()
+        init = await SERVER.handle_message(orjson.dumps(INITIALIZE), session)
+        assert init is not None
+        assert b"21 degrees" in (await SERVER.handle_message(messages[0], session) or b"")
+
+        async def batch_run(n: int) -> float:
+            handle = SERVER.handle_message
+            start = time.perf_counter()
+            for raw in messages[:n]:
+                await handle(raw, session)
+            return time.perf_counter() - start
+
+        await batch_run(batch // 10)
+        return statistics.median([await batch_run(batch) / batch for _ in range(repeats)])
+
+    return asyncio.run(main())
+
+
+def in_process_sdk_style(lowlevel: Any, batch: int, repeats: int, setup: Any = None) -> float:
+    """A round trip through an SDK ``Server.run`` over in-memory streams, JSON in and out."""
+    import anyio
+    from mcp.shared.memory import create_client_server_memory_streams
+    from mcp.shared.message import SessionMessage
+    from mcp_types import jsonrpc_message_adapter
+
+    messages = [call_message(i) for i in range(batch)]
+
+    async def main() -> float:
+        result = 0.0
+        async with create_client_server_memory_streams() as (client, server):
+            client_read, client_write = client
+            server_read, server_write = server
+            async with anyio.create_task_group() as group:
+                options = lowlevel.create_initialization_options()
+                group.start_soon(lowlevel.run, server_read, server_write, options)
+
+                async def round_trip(raw: bytes) -> bytes:
+                    message = jsonrpc_message_adapter.validate_json(raw)
+                    await client_write.send(SessionMessage(message))
+                    while True:
+                        reply = await client_read.receive()
+                        if isinstance(reply, Exception):
+                            raise reply
+                        if getattr(reply.message, "id", None) is not None:
+                            dumped: bytes = jsonrpc_message_adapter.dump_json(
+                                reply.message, by_alias=True, exclude_unset=True
+                            )
+                            return dumped
+
+                await round_trip(orjson.dumps(INITIALIZE))
+                message = jsonrpc_message_adapter.validate_json(orjson.dumps(INITIALIZED))
+                await client_write.send(SessionMessage(message))
+                assert b"21 degrees" in await round_trip(messages[0])
+
+                async def batch_run(n: int) -> float:
+                    start = time.perf_counter()
+                    for raw in messages[:n]:
+                        await round_trip(raw)
+                    return time.perf_counter() - start
+
+                await batch_run(max(batch // 10, 10))
+                result = statistics.median([await batch_run(batch) / batch for _ in range(repeats)])
+                group.cancel_scope.cancel()
+        return result
+
+    async def with_setup() -> float:
+        if setup is None:
+            return await main()
+        async with setup():
+            return await main()
+
+    return anyio.run(with_setup)
+
+
+def in_process_sdk(root: Path, batch: int, repeats: int) -> float:
+    sys.path.insert(0, str(root))
+    import peer_sdk  # type: ignore[import-not-found]
+
+    return in_process_sdk_style(peer_sdk.server, batch, repeats)
+
+
+def in_process_fastmcp(root: Path, batch: int, repeats: int) -> float:
+    sys.path.insert(0, str(root))
+    import peer_fastmcp  # type: ignore[import-not-found]
+
+    server = peer_fastmcp.mcp
+    return in_process_sdk_style(server._mcp_server, batch, repeats, setup=server._lifespan_manager)
+
+
+# ----------------------------------------------------------------------------- stdio
+
+
+class Pipe:
+    """A raw newline-delimited JSON-RPC client on a server subprocess."""
+
+    def __init__(self, command: list[str], cwd: Path) -> None:
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            bufsize=0,
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._in = self.process.stdin.fileno()
+        self._out = self.process.stdout.fileno()
+        self._buffer = b""
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._in, view) :]
+
+    def read_line(self) -> bytes:
+        while b"\n" not in self._buffer:
+            chunk = os.read(self._out, 1 << 16)
+            if not chunk:
+                raise RuntimeError("the server closed stdout")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line
+
+    def read_response(self) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = orjson.loads(self.read_line())
+            if "id" in message:
+                return message
+
+    def initialize(self) -> float:
+        """Seconds from spawn to the initialize response."""
+        self.write(orjson.dumps(INITIALIZE) + b"\n")
+        self.read_response()
+        elapsed = time.perf_counter() - self.started
+        self.write(orjson.dumps(INITIALIZED) + b"\n")
+        return elapsed
+
+    def peak_rss_mib(self) -> float:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+        return int(line.split()[1]) / 1024
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def stdio_figures(command: list[str], cwd: Path, sequential: int, burst: int) -> dict[str, float]:
+    pipe = Pipe(command, cwd)
+    try:
+        pipe.initialize()
+        pipe.write(b'{"jsonrpc":"2.0","id":-1,"method":"tools/list"}\n')
+        assert len(pipe.read_response()["result"]["tools"]) == TOOLS
+        for i in range(20):  # warm up
+            pipe.write(call_message(i) + b"\n")
+            pipe.read_response()
+        latencies = []
+        start = time.perf_counter()
+        for i in range(sequential):
+            sent = time.perf_counter()
+            pipe.write(call_message(i) + b"\n")
+            reply = pipe.read_response()
+            latencies.append(time.perf_counter() - sent)
+        elapsed = time.perf_counter() - start
+        assert "21 degrees" in reply["result"]["content"][0]["text"], reply
+        latencies.sort()
+        lines = b"".join(call_message(i) + b"\n" for i in range(burst))
+        writer = threading.Thread(target=pipe.write, args=(lines,))
+        start = time.perf_counter()
+        writer.start()
+        for _ in range(burst):
+            pipe.read_response()
+        burst_elapsed = time.perf_counter() - start
+        writer.join()
+        return {
+            "calls_per_s": sequential / elapsed,
+            "p50_ms": latencies[len(latencies) // 2] * 1000,
+            "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+            "burst_per_s": burst / burst_elapsed,
+        }
+    finally:
+        pipe.close()
+
+
+def idle_and_spawn(command: list[str], cwd: Path, spawns: int) -> dict[str, float]:
+    startups, peaks = [], []
+    for _ in range(spawns):
+        pipe = Pipe(command, cwd)
+        try:
+            startups.append(pipe.initialize())
+            pipe.write(b'{"jsonrpc":"2.0","id":-1,"method":"tools/list"}\n')
+            pipe.read_response()
+            time.sleep(0.3)
+            peaks.append(pipe.peak_rss_mib())
+        finally:
+            pipe.close()
+    return {"spawn_ms": statistics.median(startups) * 1000, "rss_mib": statistics.median(peaks)}
+
+
+# ------------------------------------------------------------------------------ main
+
+
+def measure_in_process(name: str, root: Path, quick: bool) -> float:
+    """Each peer in a fresh interpreter, so imports of one do not weigh on another."""
+    code = textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from bench_server import IN_PROCESS, IN_PROCESS_SIZES
+        size = IN_PROCESS_SIZES[{name!r}][{quick!r}]
+        print(IN_PROCESS[{name!r}](Path({str(root)!r}), *size))
+        """)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=600
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{name}: {done.stderr}")
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+IN_PROCESS = {
+    "bare orjson loop": in_process_bare,
+    "ours": in_process_ours,
+    "SDK low-level Server": in_process_sdk,
+    "FastMCP": in_process_fastmcp,
+}
+IN_PROCESS_SIZES = {  # (calls per batch, batches), full and --quick
+    "bare orjson loop": {False: (50_000, 7), True: (10_000, 3)},
+    "ours": {False: (50_000, 7), True: (10_000, 3)},
+    "SDK low-level Server": {False: (3_000, 7), True: (500, 3)},
+    "FastMCP": {False: (1_500, 7), True: (300, 3)},
+}
+STDIO_SIZES = {  # (sequential calls, pipelined burst)
+    "bare orjson loop": (3_000, 10_000),
+    "ours": (3_000, 10_000),
+    "SDK low-level Server": (1_000, 2_000),
+    "FastMCP": (500, 1_000),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller loops, fewer spawns")
+    options = parser.parse_args()
+    divisor = 5 if options.quick else 1
+    spawns = 3 if options.quick else 7
+    rows: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
+        root = Path(folder)
+        commands = write_peers(root)
+        for name, command in commands.items():
+            print(f"measuring {name} ...", file=sys.stderr, flush=True)
+            row = {"in_process_us": measure_in_process(name, root, options.quick) * 1e6}
+            sequential, burst = STDIO_SIZES[name]
+            row |= stdio_figures(command, root, sequential // divisor, burst // divisor)
+            row |= idle_and_spawn(command, root, spawns)
+            rows[name] = row
+    print_table(rows)
+
+
+def print_table(rows: dict[str, dict[str, float]]) -> None:
+    bare, sdk, ours = rows["bare orjson loop"], rows["SDK low-level Server"], rows["ours"]
+    header = (
+        f"{'':22} {'in-process':>11} {'x bare':>7} {'stdio calls/s':>14} {'x SDK':>6} "
+        f"{'p50 ms':>7} {'p99 ms':>7} {'burst calls/s':>14} {'peak RSS MiB':>13} "
+        f"{'spawn->init ms':>15}"
+    )
+    print(f"tools/call, {TOOLS} tools, median figures (python {sys.version.split()[0]})")
+    print(header)
+    print("-" * len(header))
+    for name, row in rows.items():
+        print(
+            f"{name:22} {row['in_process_us']:>9.1f}us {row['in_process_us'] / bare['in_process_us']:>6.1f}x "
+            f"{row['calls_per_s']:>14,.0f} {row['calls_per_s'] / sdk['calls_per_s']:>5.1f}x "
+            f"{row['p50_ms']:>7.3f} {row['p99_ms']:>7.3f} {row['burst_per_s']:>14,.0f} "
+            f"{row['rss_mib']:>13.1f} {row['spawn_ms']:>15.0f}"
+        )
+    print()
+    print("targets for ours:")
+    checks = [
+        (
+            "in process within 3x of the bare loop",
+            ours["in_process_us"] <= 3 * bare["in_process_us"],
+            f"{ours['in_process_us'] / bare['in_process_us']:.1f}x",
+        ),
+        (
+            "stdio >= 5x the SDK low-level Server",
+            ours["calls_per_s"] >= 5 * sdk["calls_per_s"],
+            f"{ours['calls_per_s'] / sdk['calls_per_s']:.1f}x",
+        ),
+        ("idle with 100 tools < 40 MiB", ours["rss_mib"] < 40, f"{ours['rss_mib']:.1f} MiB"),
+        ("spawn to initialized < 0.3 s", ours["spawn_ms"] < 300, f"{ours['spawn_ms']:.0f} ms"),
+    ]
+    for label, met, figure in checks:
+        print(f"  [{'met' if met else 'MISSED'}] {label}: {figure}")
+
+
+if __name__ == "__main__":
+    main()

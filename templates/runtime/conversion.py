@@ -1,0 +1,134 @@
+"""From what a handler returns to the content blocks a revision's clients can read.
+
+Blocks a revision lacks are converted to a faithful form it has: audio (before
+2025-03-26) becomes an embedded blob resource with the same bytes and MIME type; a
+resource_link (before 2025-06-18) becomes a text block holding a Markdown link with its
+title, MIME type and description. Fields a revision does not define are left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from .protocol import Revision
+
+_REQUIRED: Mapping[str, tuple[str, ...]] = {
+    "text": ("text",),
+    "image": ("data", "mimeType"),
+    "audio": ("data", "mimeType"),
+    "resource": ("resource",),
+    "resource_link": ("uri", "name"),
+}
+
+
+class OutputError(Exception):
+    """A handler returned something no client can be sent."""
+
+
+def json_value(value: Any) -> Any:
+    """Plain JSON data from a handler's return value (dicts, TypedDicts, lists, scalars
+    pass through; a pydantic-style model or a dataclass is dumped)."""
+    dump = getattr(value, "model_dump", None)
+    if dump is not None and not isinstance(value, type):
+        return dump(mode="json", by_alias=True, exclude_unset=True)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return value
+
+
+def json_text(value: Any) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError) as exc:
+        raise OutputError(f"the result is not JSON data: {exc}") from None
+
+
+def text_block(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+def content_of(value: Any) -> list[Any]:
+    """Content blocks from the return value of a tool without outputSchema."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [text_block(value)]
+    if isinstance(value, dict):
+        return [value] if isinstance(value.get("type"), str) else [text_block(json_text(value))]
+    if isinstance(value, list | tuple):
+        return [text_block(item) if isinstance(item, str) else item for item in value]
+    return [text_block(json_text(json_value(value)))]
+
+
+def for_revision(blocks: list[Any], revision: Revision) -> list[Any]:
+    """The blocks as ``revision`` defines them; the list itself when nothing changes."""
+    out: list[Any] | None = None
+    for index, block in enumerate(blocks):
+        converted = _block(block, index, revision)
+        if converted is not block and out is None:
+            out = list(blocks[:index])
+        if out is not None:
+            out.append(converted)
+    return blocks if out is None else out
+
+
+def _block(block: Any, index: int, revision: Revision) -> Any:
+    if type(block) is not dict:
+        raise OutputError(f"content[{index}] is {type(block).__name__}, not a content block")
+    kind = block.get("type")
+    if not isinstance(kind, str) or kind not in _REQUIRED:
+        raise OutputError(f"content[{index}] has unknown type {kind!r}")
+    for key in _REQUIRED[kind]:
+        if key not in block:
+            raise OutputError(f"content[{index}] ({kind}) lacks {key!r}")
+    allowed = revision.content.get(kind)
+    if allowed is None:
+        block = _AS_OLDER[kind](block, index)
+        allowed = revision.content[block["type"]]
+    if not block.keys() <= allowed:
+        block = {k: v for k, v in block.items() if k in allowed}
+    annotations = block.get("annotations")
+    if isinstance(annotations, dict) and not annotations.keys() <= revision.annotations:
+        block = {**block, "annotations": _only(annotations, revision.annotations)}
+    resource = block.get("resource")
+    if isinstance(resource, dict) and not resource.keys() <= revision.resource_contents:
+        block = {**block, "resource": _only(resource, revision.resource_contents)}
+    return block
+
+
+def _only(mapping: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
+    return {k: v for k, v in mapping.items() if k in keys}
+
+
+def _audio_as_resource(block: dict[str, Any], index: int) -> dict[str, Any]:
+    embedded: dict[str, Any] = {
+        "type": "resource",
+        "resource": {
+            "uri": f"content://audio/{index}",
+            "mimeType": block["mimeType"],
+            "blob": block["data"],
+        },
+    }
+    if "annotations" in block:
+        embedded["annotations"] = block["annotations"]
+    return embedded
+
+
+def _link_as_text(block: dict[str, Any], index: int) -> dict[str, Any]:
+    label = block.get("title") or block["name"]
+    text = f"[{label}]({block['uri']})"
+    if block.get("mimeType"):
+        text += f" ({block['mimeType']})"
+    if block.get("description"):
+        text += f": {block['description']}"
+    converted = text_block(text)
+    if "annotations" in block:
+        converted["annotations"] = block["annotations"]
+    return converted
+
+
+_AS_OLDER = {"audio": _audio_as_resource, "resource_link": _link_as_text}

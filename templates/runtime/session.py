@@ -1,0 +1,58 @@
+"""One client connection's state: negotiated revision, log level, requests in flight."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from .jsonrpc import RequestId
+from .protocol import Revision
+
+Send = Callable[[bytes], None]
+
+
+def _discard(_message: bytes) -> None:
+    pass
+
+
+class Session:
+    """State the handshake era keeps per connection (the stateless era keeps none).
+
+    ``send`` writes one complete JSON-RPC message (a notification) to the client.
+    """
+
+    __slots__ = (
+        "client_capabilities",
+        "client_info",
+        "inflight",
+        "initialized",
+        "log_rank",
+        "revision",
+        "send",
+    )
+
+    def __init__(self, send: Send | None = None) -> None:
+        self.send: Send = send if send is not None else _discard
+        self.revision: Revision | None = None  # set by initialize
+        self.initialized = False  # set by notifications/initialized
+        self.log_rank = 0  # logging/setLevel; every level until the client sets one
+        self.client_capabilities: dict[str, Any] = {}
+        self.client_info: dict[str, Any] = {}
+        self.inflight: dict[RequestId, asyncio.Task[Any]] = {}
+
+    def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
+        self.inflight[request_id] = task
+
+    def forget(self, request_id: RequestId, task: asyncio.Task[Any] | None) -> None:
+        if self.inflight.get(request_id) is task:
+            del self.inflight[request_id]
+
+    def cancel(self, request_id: Any) -> bool:
+        """Cancel the handler running for ``request_id``; False when none is running."""
+        try:
+            task = self.inflight.pop(request_id)
+        except (KeyError, TypeError):
+            return False
+        task.cancel()
+        return True

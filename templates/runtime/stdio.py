@@ -1,0 +1,264 @@
+"""Serve over stdio: newline-delimited JSON-RPC on stdin/stdout, logs on stderr.
+
+One asyncio loop. Messages are handled in the order they arrive, straight from the
+read callback; only async handlers become tasks, so a slow tool never holds up the
+next message and ``notifications/cancelled`` can cancel it. Replies produced while one
+chunk of input is processed leave in one write. Anything the process prints to
+standard output (a stray ``print`` in a handler) goes to stderr instead of corrupting
+the stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import stat
+import sys
+import traceback
+
+from .jsonrpc import RpcError
+from .protocol import INVALID_REQUEST
+from .server import Server
+from .session import Session
+
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+SHUTDOWN_GRACE_SECONDS = 10.0
+
+
+def run_stdio(server: Server) -> None:
+    """Serve ``server`` on this process's stdin and stdout until stdin closes."""
+    wire = _claim_stdout()
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(server, stdin_fd=0, stdout_fd=wire))
+
+
+def _claim_stdout() -> int:
+    """A private descriptor for the protocol stream; fd 1 then points at stderr."""
+    sys.stdout.flush()
+    try:
+        wire = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:
+        return 1
+    return wire
+
+
+async def serve(server: Server, *, stdin_fd: int = 0, stdout_fd: int = 1) -> None:
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    writer = _Writer(done)
+    await writer.open(loop, stdout_fd)
+    reader = _Reader(server, server.session(writer.write), writer, done)
+    pump: asyncio.Task[None] | None = None
+    restore = [fd for fd in (stdin_fd, stdout_fd) if _is_blocking(fd)]
+    try:
+        if _pollable(stdin_fd):
+            stdin = os.fdopen(stdin_fd, "rb", buffering=0, closefd=False)
+            transport, _ = await loop.connect_read_pipe(lambda: reader, stdin)
+            writer.reading = transport
+        else:  # a file, a terminal, /dev/null: read it in a thread
+            pump = asyncio.ensure_future(_pump(loop, stdin_fd, reader))
+        await done
+        await reader.finish(SHUTDOWN_GRACE_SECONDS)
+        await writer.aclose()
+    finally:
+        if pump is not None:
+            pump.cancel()
+        for fd in restore:
+            with contextlib.suppress(OSError):
+                os.set_blocking(fd, True)
+
+
+def _pollable(fd: int) -> bool:
+    """Pipes and sockets get asyncio transports; anything else is read in a thread."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _is_blocking(fd: int) -> bool:
+    try:
+        return os.get_blocking(fd)
+    except OSError:
+        return False
+
+
+async def _pump(loop: asyncio.AbstractEventLoop, fd: int, reader: _Reader) -> None:
+    while chunk := await loop.run_in_executor(None, os.read, fd, 1 << 16):
+        reader.data_received(chunk)
+    reader.eof_received()
+
+
+class _Writer(asyncio.Protocol):
+    """Newline-terminated messages to the client; held while one input chunk is handled
+    (``cork``/``uncork``) so replies to a burst of requests leave in one write."""
+
+    def __init__(self, done: asyncio.Future[None]) -> None:
+        self._done = done
+        self._closed: asyncio.Future[None] = done.get_loop().create_future()
+        self._transport: asyncio.WriteTransport | None = None
+        self._fd = -1
+        self._held: list[bytes] = []
+        self._corked = False
+        self.reading: asyncio.ReadTransport | None = None
+
+    async def open(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
+        if _pollable(fd):
+            pipe = os.fdopen(fd, "wb", buffering=0, closefd=False)
+            self._transport, _ = await loop.connect_write_pipe(lambda: self, pipe)
+        else:  # a file, a terminal, /dev/null: plain blocking writes
+            self._fd = fd
+
+    def write(self, message: bytes) -> None:
+        if self._corked:
+            self._held.append(message)
+        else:
+            self._emit(message + b"\n")
+
+    def cork(self) -> None:
+        self._corked = True
+
+    def uncork(self) -> None:
+        self._corked = False
+        if self._held:
+            held, self._held = self._held, []
+            held.append(b"")
+            self._emit(b"\n".join(held))
+
+    def _emit(self, data: bytes) -> None:
+        if self._transport is not None:
+            if not self._transport.is_closing():
+                self._transport.write(data)
+            return
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError:
+            self._stop()
+
+    async def aclose(self) -> None:
+        """Flush what is buffered, then close (the client may have gone already)."""
+        self.uncork()
+        if self._transport is not None and not self._transport.is_closing():
+            self._transport.close()
+            await asyncio.wait([self._closed], timeout=SHUTDOWN_GRACE_SECONDS)
+
+    # asyncio.Protocol: flow control and the client going away
+    def pause_writing(self) -> None:
+        if self.reading is not None:
+            self.reading.pause_reading()
+
+    def resume_writing(self) -> None:
+        if self.reading is not None and not self.reading.is_closing():
+            self.reading.resume_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self._closed.done():
+            self._closed.set_result(None)
+        self._stop()
+
+    def _stop(self) -> None:
+        if not self._done.done():
+            self._done.set_result(None)
+
+
+class _Reader(asyncio.Protocol):
+    """Splits stdin into lines and hands each to the server."""
+
+    def __init__(
+        self, server: Server, session: Session, writer: _Writer, done: asyncio.Future[None]
+    ) -> None:
+        self._server = server
+        self._session = session
+        self._writer = writer
+        self._done = done
+        self._partial: list[bytes] = []
+        self._partial_size = 0
+        self._discarding = False
+        self._tasks: set[asyncio.Future[bytes | None]] = set()
+
+    def data_received(self, data: bytes) -> None:
+        writer = self._writer
+        writer.cork()
+        try:
+            start = 0
+            while (end := data.find(b"\n", start)) >= 0:
+                if self._partial:
+                    line = b"".join(self._partial) + data[start:end]
+                    self._partial.clear()
+                    self._partial_size = 0
+                else:
+                    line = data[start:end]
+                start = end + 1
+                if self._discarding:
+                    self._discarding = False
+                    failure = RpcError(INVALID_REQUEST, "Message too large")
+                    writer.write(self._server.error_reply(None, failure, self._session))
+                else:
+                    self._line(line)
+            if start < len(data) and not self._discarding:
+                self._partial.append(data[start:])
+                self._partial_size += len(data) - start
+                if self._partial_size > MAX_MESSAGE_BYTES:
+                    self._partial.clear()
+                    self._partial_size = 0
+                    self._discarding = True
+        finally:
+            writer.uncork()
+
+    def _line(self, line: bytes) -> None:
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if not line.strip():
+            return
+        try:
+            reply = self._server.receive(line, self._session)
+        except Exception:  # receive answers bad input itself; this is a bug, not a reason to stop
+            traceback.print_exc(file=sys.stderr)
+            return
+        if reply is None:
+            return
+        if isinstance(reply, bytes):
+            self._writer.write(reply)
+            return
+        task = asyncio.ensure_future(reply)
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Future[bytes | None]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return  # a cancelled request gets no response
+        failure = task.exception()
+        if failure is not None:
+            traceback.print_exception(failure, file=sys.stderr)
+            return
+        reply = task.result()
+        if reply is not None:
+            self._writer.write(reply)
+
+    def eof_received(self) -> bool | None:
+        if self._partial and not self._discarding:
+            line = b"".join(self._partial)
+            self._partial.clear()
+            self._line(line)  # a last message without its newline
+        if not self._done.done():
+            self._done.set_result(None)
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self._done.done():
+            self._done.set_result(None)
+
+    async def finish(self, grace: float) -> None:
+        """Let requests still running answer (up to ``grace`` seconds), then cancel them."""
+        if self._tasks:
+            _, late = await asyncio.wait(set(self._tasks), timeout=grace)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late)
