@@ -51,6 +51,7 @@ Reply = bytes | None | Awaitable[bytes | None]
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
 _CURSOR_PREFIX = b"tools:"
+_PLAIN = frozenset({str, dict, list, type(None)})  # return values that are never awaitable
 
 
 class Server:
@@ -163,7 +164,8 @@ class Server:
         request_id = message["id"]
         if method is None and ("result" in message or "error" in message):
             return None  # this server sends no requests, so it awaits no responses
-        if not is_request_id(request_id):
+        id_type = type(request_id)
+        if id_type is not str and id_type is not int:
             failure = RpcError(
                 INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
             )
@@ -414,7 +416,7 @@ class Server:
         entered = enter(context)
         try:
             value = tool.handler(**kwargs)
-            if tool.is_async or hasattr(value, "__await__"):
+            if tool.is_async or (type(value) not in _PLAIN and hasattr(value, "__await__")):
                 task = asyncio.ensure_future(
                     self._complete(tool, value, request_id, revision, session)
                 )

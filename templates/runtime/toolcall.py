@@ -81,6 +81,8 @@ class Tool:
 
     def result(self, value: Any, revision: Revision) -> dict[str, Any]:
         """The CallToolResult body (without the stateless era's stamp) for a return value."""
+        if type(value) is str and self.output_validator is None:
+            return {"content": [{"type": "text", "text": value}]}  # the common case, fast
         try:
             return self._result(value, revision)
         except OutputError as exc:
