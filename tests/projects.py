@@ -5,11 +5,19 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from codegen.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "example"
+EXAMPLE_HANDLERS = REPO / "generated" / "example_server" / "handlers.py"
 
 # One protocol revision keeps inline builds fast; tests about revisions choose their own.
 FAST_REVISIONS = ("2026-07-28",)
@@ -58,3 +66,26 @@ def tool(name: str = "echo", **fields: Any) -> dict[str, Any]:
     }
     definition.update(fields)
     return definition
+
+
+def build_embedded_example(destination: Path, seed: str = "0", cache: Path | None = None) -> Path:
+    """Build a copy of the embedded example (with its committed handler bodies) in a fresh
+    interpreter; returns the folder holding the ``example_server`` package."""
+    project = destination / "example"
+    shutil.copytree(EXAMPLE, project)
+    settings = (project / "pyproject.toml").read_text(encoding="utf-8")
+    settings = settings.replace('out = "../generated"', 'out = "out"')
+    (project / "pyproject.toml").write_text(settings, encoding="utf-8")
+    package = project / "out" / "example_server"
+    package.mkdir(parents=True)
+    shutil.copy(EXAMPLE_HANDLERS, package / "handlers.py")
+    environment = {**os.environ, "PYTHONHASHSEED": seed}
+    if cache is not None:
+        environment["MCP_CODEGEN_CACHE_DIR"] = str(cache)
+    subprocess.run(
+        [sys.executable, "-m", "codegen.cli", "build", "-q", str(project)],
+        env=environment,
+        check=True,
+        capture_output=True,
+    )
+    return project / "out"

@@ -3,8 +3,6 @@ import, and `mypy --strict` over all of it (protocol models, runtime, types, han
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,29 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.projects import build_embedded_example
 
 EXAMPLE = REPO / "example"
-HANDLERS = REPO / "generated" / "example_server" / "handlers.py"
-
-
-def _build_example(destination: Path, seed: str, cache: Path) -> Path:
-    project = destination / "example"
-    shutil.copytree(EXAMPLE, project)
-    text = (project / "pyproject.toml").read_text(encoding="utf-8")
-    (project / "pyproject.toml").write_text(
-        text.replace('out = "../generated"', 'out = "out"'), encoding="utf-8"
-    )
-    package = project / "out" / "example_server"
-    package.mkdir(parents=True)
-    shutil.copy(HANDLERS, package / "handlers.py")
-    environment = {**os.environ, "PYTHONHASHSEED": seed, "MCP_CODEGEN_CACHE_DIR": str(cache)}
-    subprocess.run(
-        [sys.executable, "-m", "codegen.cli", "build", "-q", str(project)],
-        env=environment,
-        check=True,
-        capture_output=True,
-    )
-    return project / "out"
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -49,8 +27,10 @@ def _tree(root: Path) -> dict[str, bytes]:
 def example_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     # Separate caches, so the second build computes everything again rather than reading
     # what the first one cached.
-    first = _build_example(tmp_path_factory.mktemp("seed0"), "0", tmp_path_factory.mktemp("cache0"))
-    second = _build_example(
+    first = build_embedded_example(
+        tmp_path_factory.mktemp("seed0"), "0", tmp_path_factory.mktemp("cache0")
+    )
+    second = build_embedded_example(
         tmp_path_factory.mktemp("seed1"), "1", tmp_path_factory.mktemp("cache1")
     )
     return first, second
