@@ -7,7 +7,7 @@ Peers, all serving the same 100 tools (``get_weather_0`` ... ``get_weather_99``:
 required string ``location``, an enum ``units`` with a default):
 
 * bare      a bare orjson loop: parse, look the tool up, call it, dump; no validation
-* ours      a package laid out like a generated one (templates/runtime as ``_runtime``)
+* ours      the package mcp-codegen generates from 100 tool files, bodies filled in
 * sdk       the official SDK's low-level ``Server`` (arguments validated with a
             precompiled jsonschema-rs validator in the handler, since it validates none)
 * fastmcp   FastMCP (pydantic validation from the function signature)
@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -44,7 +43,6 @@ from typing import Any
 import orjson
 
 REPO = Path(__file__).resolve().parents[1]
-RUNTIME = REPO / "templates" / "runtime"
 TOOLS = 100
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -81,44 +79,6 @@ def call_message(request_id: int, tool: int = 42) -> bytes:
 
 
 # ------------------------------------------------------------------------- the peers
-
-OURS_HANDLERS = """
-def get_weather(*, location: str, units: str = "celsius") -> str:
-    return f"{location}: 21 degrees {units}"
-"""
-
-OURS_DISPATCH = """
-from . import handlers
-from ._runtime.registry import ToolEntry
-from ._runtime.server import Server
-
-SCHEMA = {schema!r}
-REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
-TOOLS = tuple(
-    ToolEntry(
-        name=f"get_weather_{{i}}",
-        published={{
-            r: {{"name": f"get_weather_{{i}}", "description": "Weather for a city",
-                 "inputSchema": SCHEMA}}
-            for r in REVISIONS
-        }},
-        input_schema=SCHEMA,
-        output_schema=None,
-        handler=handlers.get_weather,
-        arguments={{"location": "location", "units": "units"}},
-        defaults={{"units": "celsius"}},
-    )
-    for i in range({tools})
-)
-SERVER = Server(tools=TOOLS, name="ours", version="1", revisions=REVISIONS, page_size=None)
-"""
-
-OURS_MAIN = """
-from ._dispatch import SERVER
-from ._runtime.stdio import run_stdio
-
-run_stdio(SERVER)
-"""
 
 BARE = '''
 """A bare orjson loop: the floor any Python stdio server stands on."""
@@ -241,14 +201,44 @@ if __name__ == "__main__":
 '''
 
 
+def generate_ours(root: Path) -> None:
+    """Build ``ours_pkg`` with mcp-codegen from 100 tool files, as a user would, and fill
+    in the handler bodies (the build keeps them)."""
+    tools = root / "ours_project" / "tools"
+    tools.mkdir(parents=True)
+    for i in range(TOOLS):
+        definition = {
+            "name": f"get_weather_{i}",
+            "description": "Weather for a city",
+            "inputSchema": SCHEMA,
+        }
+        (tools / f"get_weather_{i}.json").write_text(orjson.dumps(definition).decode())
+    (root / "ours_project" / "pyproject.toml").write_text(
+        '[project]\nname = "ours"\nversion = "1"\n\n[tool.mcp-codegen]\n'
+        'package = "ours_pkg"\nout = ".."\npage-size = 1000\n'
+    )
+    build = [sys.executable, "-m", "codegen.cli", "build", "-q", str(root / "ours_project")]
+    environment = dict(os.environ)
+    shared_specs = REPO.parent / "shared" / "specs"
+    if "MCP_CODEGEN_SPEC_MIRROR" not in environment and shared_specs.is_dir():
+        environment["MCP_CODEGEN_SPEC_MIRROR"] = str(shared_specs)
+    subprocess.run(build, check=True, capture_output=True, cwd=REPO, env=environment)
+    handlers = root / "ours_pkg" / "handlers.py"
+    text = handlers.read_text()
+    for i in range(TOOLS):
+        text = text.replace(
+            f'raise NotImplementedError("get_weather_{i}")',
+            'return f"{location}: 21 degrees {units}"',
+        )
+    handlers.write_text(text)
+    subprocess.run(
+        build, check=True, capture_output=True, cwd=REPO, env=environment
+    )  # keeps bodies
+
+
 def write_peers(root: Path) -> dict[str, list[str]]:
     """Write every peer under ``root``; return the command serving each over stdio."""
-    package = root / "ours_pkg"
-    shutil.copytree(RUNTIME, package / "_runtime", ignore=shutil.ignore_patterns("__pycache__"))
-    (package / "__init__.py").write_text("")
-    (package / "handlers.py").write_text(OURS_HANDLERS)
-    (package / "_dispatch.py").write_text(OURS_DISPATCH.format(schema=SCHEMA, tools=TOOLS))
-    (package / "__main__.py").write_text(OURS_MAIN)
+    generate_ours(root)
     (root / "peer_bare.py").write_text(BARE)
     (root / "peer_sdk.py").write_text(SDK.format(schema=SCHEMA, tools=TOOLS))
     (root / "peer_fastmcp.py").write_text(FASTMCP.format(tools=TOOLS))
