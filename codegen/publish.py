@@ -50,7 +50,7 @@ def published_definition(
             continue
         if (
             key == "outputSchema"
-            and not revision.output_schema_any_json
+            and not revision.structured_any_json
             and not _object_rooted(value)
         ):
             omitted.append(
@@ -63,7 +63,7 @@ def published_definition(
             )
             continue
         if key == "annotations" and isinstance(value, dict):
-            value = {k: v for k, v in value.items() if k in revision.annotation_fields}
+            value = {k: v for k, v in value.items() if k in revision.tool_annotations}
         published[key] = value
     return published, omitted
 

@@ -56,7 +56,6 @@ def _dispatch_data(tool: Tool) -> dict[str, Any]:
     return {
         "forms": forms,
         "published": published,
-        "input_schema": definition.get("inputSchema", {}),
         "output_schema": definition.get("outputSchema"),
         "arguments": {p.json_name: p.python_name for p in tool.parameters},
         "defaults": {

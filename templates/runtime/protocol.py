@@ -7,7 +7,7 @@ branching on revision names, so supporting a new revision means adding one row h
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # JSON-RPC and MCP error codes.
 PARSE_ERROR = -32700
@@ -79,12 +79,13 @@ class Revision:
     resource_contents: frozenset[str]  # fields of Text/BlobResourceContents
     methods: frozenset[str]  # client requests a tools server answers in this revision
     tool_fields: frozenset[str]  # fields of Tool in tools/list
+    tool_annotations: frozenset[str]  # fields of ToolAnnotations
 
 
 _LEGACY_METHODS = frozenset({"initialize", "ping", "tools/list", "tools/call", "logging/setLevel"})
-_TOOL_2024 = frozenset({"name", "description", "inputSchema"})
-_TOOL_2025_06 = _TOOL_2024 | {"annotations", "title", "outputSchema", "_meta"}
 
+# Each revision is the one before with what it changed, so the protocol's history reads
+# top to bottom (../shared/REVISIONS.md has the same table).
 R2024_11_05 = Revision(
     name="2024-11-05",
     stateless=False,
@@ -100,75 +101,47 @@ R2024_11_05 = Revision(
     annotations=_ANNOTATIONS_2024,
     resource_contents=frozenset({"uri", "mimeType", "text", "blob"}),
     methods=_LEGACY_METHODS,
-    tool_fields=_TOOL_2024,
+    tool_fields=frozenset({"name", "description", "inputSchema"}),
+    tool_annotations=frozenset(),
 )
-R2025_03_26 = Revision(
+R2025_03_26 = replace(
+    R2024_11_05,
     name="2025-03-26",
-    stateless=False,
     batching=True,
-    invalid_arguments_as_result=False,
-    structured_content=False,
-    structured_any_json=False,
-    result_type=False,
-    cacheable_lists=False,
     progress_message=True,
-    error_id_optional=False,
     content=_blocks(_BLOCK_2024, audio=True, link=None),
-    annotations=_ANNOTATIONS_2024,
-    resource_contents=R2024_11_05.resource_contents,
-    methods=_LEGACY_METHODS,
-    tool_fields=_TOOL_2024 | {"annotations"},
+    tool_fields=R2024_11_05.tool_fields | {"annotations"},
+    tool_annotations=frozenset(
+        {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+    ),
 )
-R2025_06_18 = Revision(
+R2025_06_18 = replace(
+    R2025_03_26,
     name="2025-06-18",
-    stateless=False,
     batching=False,
-    invalid_arguments_as_result=False,
     structured_content=True,
-    structured_any_json=False,
-    result_type=False,
-    cacheable_lists=False,
-    progress_message=True,
-    error_id_optional=False,
     content=_blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK),
     annotations=_ANNOTATIONS_2025_06,
-    resource_contents=R2024_11_05.resource_contents | {"_meta"},
-    methods=_LEGACY_METHODS,
-    tool_fields=_TOOL_2025_06,
+    resource_contents=R2025_03_26.resource_contents | {"_meta"},
+    tool_fields=R2025_03_26.tool_fields | {"title", "outputSchema", "_meta"},
 )
-R2025_11_25 = Revision(
+R2025_11_25 = replace(
+    R2025_06_18,
     name="2025-11-25",
-    stateless=False,
-    batching=False,
     invalid_arguments_as_result=True,
-    structured_content=True,
-    structured_any_json=False,
-    result_type=False,
-    cacheable_lists=False,
-    progress_message=True,
     error_id_optional=True,
     content=_blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK | {"icons"}),
-    annotations=_ANNOTATIONS_2025_06,
-    resource_contents=R2025_06_18.resource_contents,
-    methods=_LEGACY_METHODS,
-    tool_fields=_TOOL_2025_06 | {"icons", "execution"},
+    tool_fields=R2025_06_18.tool_fields | {"icons", "execution"},
 )
-R2026_07_28 = Revision(
+R2026_07_28 = replace(
+    R2025_11_25,
     name="2026-07-28",
     stateless=True,
-    batching=False,
-    invalid_arguments_as_result=True,
-    structured_content=True,
     structured_any_json=True,
     result_type=True,
     cacheable_lists=True,
-    progress_message=True,
-    error_id_optional=True,
-    content=R2025_11_25.content,
-    annotations=_ANNOTATIONS_2025_06,
-    resource_contents=R2025_06_18.resource_contents,
     methods=frozenset({"server/discover", "tools/list", "tools/call"}),
-    tool_fields=_TOOL_2025_06 | {"icons"},
+    tool_fields=R2025_11_25.tool_fields - {"execution"},
 )
 
 KNOWN: Mapping[str, Revision] = {

@@ -45,7 +45,8 @@ def load_table(
             ToolEntry(
                 name=name,
                 published={revision: forms[index] for revision, index in row["published"].items()},
-                input_schema=row["input_schema"],
+                # Every revision publishes inputSchema unchanged: read it from any form.
+                input_schema=forms[0]["inputSchema"],
                 output_schema=row["output_schema"],
                 handler=handlers[name],
                 arguments=row["arguments"],

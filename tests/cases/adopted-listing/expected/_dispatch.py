@@ -48,21 +48,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "input_schema": {
-   "type": "object",
-   "properties": {
-    "a": {
-     "type": "integer"
-    },
-    "b": {
-     "type": "integer"
-    }
-   },
-   "required": [
-    "a",
-    "b"
-   ]
-  },
   "output_schema": null,
   "arguments": {
    "a": "a",
@@ -84,9 +69,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
   "published": {
    "2025-06-18": 0,
    "2026-07-28": 0
-  },
-  "input_schema": {
-   "type": "object"
   },
   "output_schema": null,
   "arguments": {},

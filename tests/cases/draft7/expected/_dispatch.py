@@ -58,31 +58,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "input_schema": {
-   "$schema": "http://json-schema.org/draft-07/schema#",
-   "type": "object",
-   "definitions": {
-    "Tag": {
-     "type": "string",
-     "pattern": "^[a-z]+$"
-    }
-   },
-   "properties": {
-    "item": {
-     "type": "string"
-    },
-    "tags": {
-     "type": "array",
-     "items": {
-      "$ref": "#/definitions/Tag"
-     }
-    }
-   },
-   "required": [
-    "item",
-    "tags"
-   ]
-  },
   "output_schema": null,
   "arguments": {
    "item": "item",

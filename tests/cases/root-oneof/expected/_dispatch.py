@@ -58,31 +58,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "input_schema": {
-   "type": "object",
-   "oneOf": [
-    {
-     "properties": {
-      "id": {
-       "type": "integer"
-      }
-     },
-     "required": [
-      "id"
-     ]
-    },
-    {
-     "properties": {
-      "email": {
-       "type": "string"
-      }
-     },
-     "required": [
-      "email"
-     ]
-    }
-   ]
-  },
   "output_schema": null,
   "arguments": {},
   "defaults": {},

@@ -77,22 +77,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "input_schema": {
-   "type": "object",
-   "properties": {
-    "values": {
-     "type": "array",
-     "items": {
-      "type": "number"
-     },
-     "minItems": 1
-    }
-   },
-   "required": [
-    "values"
-   ],
-   "additionalProperties": false
-  },
   "output_schema": {
    "type": "object",
    "properties": {

@@ -63,36 +63,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "input_schema": {
-   "type": "object",
-   "properties": {
-    "location": {
-     "type": "string"
-    },
-    "units": {
-     "type": "string",
-     "enum": [
-      "celsius",
-      "fahrenheit"
-     ],
-     "default": "celsius"
-    },
-    "days": {
-     "type": "integer",
-     "default": 1
-    },
-    "tags": {
-     "type": "array",
-     "items": {
-      "type": "string"
-     },
-     "default": []
-    }
-   },
-   "required": [
-    "location"
-   ]
-  },
   "output_schema": null,
   "arguments": {
    "location": "location",
