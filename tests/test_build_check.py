@@ -141,3 +141,14 @@ def test_specs_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     listed = [line for line in out.splitlines() if line.startswith("2025-06-18")]
     assert code == 0 and len(listed) == 1
     assert "mirror" in listed[0] or "cache" in listed[0]
+
+
+def test_an_unparsable_handler_module_stops_the_build_with_exit_3(project: Path) -> None:
+    handlers = project / "server" / "handlers.py"
+    handlers.write_text(handlers.read_text(encoding="utf-8") + "\ndef broken(:\n", encoding="utf-8")
+    (project / "tools" / "echo.json").write_text(json.dumps(tool(description="new")), encoding="utf-8")
+    before = _snapshot(project)
+    code, _, err = run_cli("build", "-q", str(project))
+    assert code == 3
+    assert "cannot update the handler module" in err and "nothing was written" in err
+    assert _snapshot(project) == before
