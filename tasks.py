@@ -55,6 +55,10 @@ def _ensure_environment() -> None:
 
 def example() -> None:
     _run(BIN / "mcp-codegen", "build", "example")
+    print(
+        "\nServe it over stdio:  cd generated && ../.venv/bin/python -m example_server"
+        "\nIts handlers:         generated/example_server/handlers.py"
+    )
 
 
 def test() -> None:
