@@ -53,10 +53,13 @@ def _dispatch_data(tool: Tool) -> dict[str, Any]:
         if form not in forms:
             forms.append(form)
         published[revision] = forms.index(form)
-    return {
-        "forms": forms,
-        "published": published,
-        "output_schema": definition.get("outputSchema"),
+    row: dict[str, Any] = {"forms": forms, "published": published}
+    newest = forms[published[max(published)]]
+    if newest.get("outputSchema") != definition.get("outputSchema"):
+        # Only when the newest revision cannot publish it (a non-object schema before
+        # 2026-07-28): otherwise the server reads it from that form, stored once.
+        row["output_schema"] = definition.get("outputSchema")
+    return row | {
         "arguments": {p.json_name: p.python_name for p in tool.parameters},
         "defaults": {
             p.json_name: p.schema_default for p in tool.parameters if p.has_schema_default

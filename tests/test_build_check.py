@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -152,3 +154,25 @@ def test_an_unparsable_handler_module_stops_the_build_with_exit_3(project: Path)
     assert code == 3
     assert "cannot update the handler module" in err and "nothing was written" in err
     assert _snapshot(project) == before
+
+
+@pytest.mark.parametrize(
+    ("revisions", "published"), [(("2025-06-18",), False), (("2025-06-18", "2026-07-28"), True)]
+)
+def test_the_server_validates_an_output_schema_its_newest_revision_cannot_publish(
+    revisions: tuple[str, ...], published: bool, tmp_path: Path
+) -> None:
+    schema = {"type": "array", "items": {"type": "string"}}
+    root = write_project(tmp_path / "p", {"t.json": tool(outputSchema=schema)}, revisions=revisions)
+    assert run_cli("build", "-q", str(root))[0] == 0
+    probe = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); from server._dispatch import TOOLS;"
+        "entry = TOOLS[0]; print(json.dumps([entry.output_schema,"
+        " ['outputSchema' in form for form in entry.published.values()]]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe, str(root)], capture_output=True, text=True, check=True
+    )
+    output_schema, forms = json.loads(result.stdout)
+    assert output_schema == schema
+    assert forms[-1] is published

@@ -47,7 +47,10 @@ def load_table(
                 published={revision: forms[index] for revision, index in row["published"].items()},
                 # Every revision publishes inputSchema unchanged: read it from any form.
                 input_schema=forms[0]["inputSchema"],
-                output_schema=row["output_schema"],
+                output_schema=row.get(
+                    "output_schema",
+                    forms[row["published"][max(row["published"])]].get("outputSchema"),
+                ),
                 handler=handlers[name],
                 arguments=row["arguments"],
                 defaults=row["defaults"],

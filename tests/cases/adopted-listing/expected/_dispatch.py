@@ -48,7 +48,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "output_schema": null,
   "arguments": {
    "a": "a",
    "b": "b"
@@ -70,7 +69,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "output_schema": null,
   "arguments": {},
   "defaults": {},
   "whole_arguments": null

@@ -58,7 +58,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "output_schema": null,
   "arguments": {
    "item": "item",
    "tags": "tags"

@@ -77,33 +77,6 @@ _DATA: dict[str, dict[str, Any]] = orjson.loads(r"""
    "2025-06-18": 0,
    "2026-07-28": 0
   },
-  "output_schema": {
-   "type": "object",
-   "properties": {
-    "mean": {
-     "type": "number"
-    },
-    "spread": {
-     "type": "object",
-     "properties": {
-      "min": {
-       "type": "number"
-      },
-      "max": {
-       "type": "number"
-      }
-     },
-     "required": [
-      "min",
-      "max"
-     ]
-    }
-   },
-   "required": [
-    "mean",
-    "spread"
-   ]
-  },
   "arguments": {
    "values": "values"
   },
