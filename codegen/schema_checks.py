@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -73,52 +74,39 @@ def _compile_problems(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
     return []
 
 
-def _walk(
-    node: Any, pointer: str, base: str, resource: Any
-) -> Iterator[tuple[str, str, str, Any, str]]:
-    """(keyword, reference, base URI, resource root, pointer) of every $ref-like keyword."""
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
+# Keywords whose value maps names to subschemas: a property may be called "default".
+_NAME_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+
+
+@dataclass(frozen=True)
+class _Node:
+    schema: dict[str, Any]
+    pointer: str
+    base: str  # base URI in force at this node
+    resource: dict[str, Any]  # the schema resource (nearest $id, or the root) holding it
+
+
+def _nodes(node: Any, pointer: str, base: str, resource: Any) -> Iterator[_Node]:
+    """Every subschema object, skipping values that are data (enum, const, default)."""
     if isinstance(node, list):
         for index, item in enumerate(node):
-            yield from _walk(item, pointer_join(pointer, index), base, resource)
+            yield from _nodes(item, pointer_join(pointer, index), base, resource)
         return
     if not isinstance(node, dict):
         return
     if isinstance(node.get("$id"), str):
-        base = urljoin(base, node["$id"])
-        resource = node
-    for keyword in ("$ref", "$dynamicRef"):
-        if isinstance(node.get(keyword), str):
-            yield keyword, node[keyword], base, resource, pointer_join(pointer, keyword)
+        base, resource = urljoin(base, node["$id"]), node
+    yield _Node(node, pointer, base, resource)
     for key, value in node.items():
-        if key in ("enum", "const", "default", "examples"):
-            continue  # data, not subschemas
-        yield from _walk(value, pointer_join(pointer, key), base, resource)
-
-
-def _ids(node: Any, base: str) -> Iterator[str]:
-    if isinstance(node, list):
-        for item in node:
-            yield from _ids(item, base)
-    elif isinstance(node, dict):
-        if isinstance(node.get("$id"), str):
-            base = urljoin(base, node["$id"])
-            yield urldefrag(base).url
-        for key, value in node.items():
-            if key not in ("enum", "const", "default", "examples"):
-                yield from _ids(value, base)
-
-
-def _anchors(node: Any) -> Iterator[str]:
-    if isinstance(node, list):
-        for item in node:
-            yield from _anchors(item)
-    elif isinstance(node, dict):
-        for keyword in ("$anchor", "$dynamicAnchor"):
-            if isinstance(node.get(keyword), str):
-                yield node[keyword]
-        for key, value in node.items():
-            if key not in ("enum", "const", "default", "examples"):
-                yield from _anchors(value)
+        where = pointer_join(pointer, key)
+        if key in _NAME_MAPS and isinstance(value, dict):
+            for name, subschema in value.items():
+                yield from _nodes(subschema, pointer_join(where, name), base, resource)
+        elif key not in _DATA_KEYWORDS:
+            yield from _nodes(value, where, base, resource)
 
 
 def _resolve_pointer(root: Any, fragment: str) -> bool:
@@ -135,36 +123,54 @@ def _resolve_pointer(root: Any, fragment: str) -> bool:
 
 
 def _reference_problems(schema: Any, file: str, pointer: str) -> Iterator[Diagnostic]:
-    root_base = (
-        schema.get("$id", "")
-        if isinstance(schema, dict) and isinstance(schema.get("$id"), str)
-        else ""
-    )
-    internal = set(_ids(schema, ""))
-    anchors = set(_anchors(schema))
-    for keyword, reference, base, resource, where in _walk(schema, pointer, root_base, schema):
-        target, fragment = urldefrag(urljoin(base, reference))
-        fragment = unquote(fragment)
-        if target and target not in internal:
-            kind = (
-                "network URI"
-                if target.startswith(("http://", "https://"))
-                else "file or external document"
-            )
-            yield error(
-                file,
-                where,
-                f"{keyword} {reference!r} points to a {kind}; references are never fetched or "
-                'read. Copy the referenced schema under "$defs" and use "#/$defs/NAME"',
-            )
-            continue
-        document = resource if not target or target == urldefrag(base).url else schema
-        if fragment.startswith("/") or fragment == "":
-            if not _resolve_pointer(document, fragment):
-                yield error(
-                    file, where, f"{keyword} {reference!r} does not resolve inside this schema"
+    root_base = schema.get("$id", "") if isinstance(schema, dict) else ""
+    nodes = list(_nodes(schema, pointer, root_base if isinstance(root_base, str) else "", schema))
+    internal = {urldefrag(n.base).url for n in nodes if isinstance(n.schema.get("$id"), str)}
+    anchors = {
+        n.schema[k]
+        for n in nodes
+        for k in ("$anchor", "$dynamicAnchor")
+        if isinstance(n.schema.get(k), str)
+    }
+    for node in nodes:
+        for keyword in ("$ref", "$dynamicRef"):
+            reference = node.schema.get(keyword)
+            if isinstance(reference, str):
+                yield from _check_reference(
+                    keyword, reference, node, schema, internal, anchors, file
                 )
-        elif fragment not in anchors:
-            yield error(
-                file, where, f"{keyword} {reference!r} names an anchor this schema does not define"
-            )
+
+
+def _check_reference(
+    keyword: str,
+    reference: str,
+    node: _Node,
+    schema: Any,
+    internal: set[str],
+    anchors: set[Any],
+    file: str,
+) -> Iterator[Diagnostic]:
+    where = pointer_join(node.pointer, keyword)
+    target, fragment = urldefrag(urljoin(node.base, reference))
+    fragment = unquote(fragment)
+    if target and target not in internal:
+        kind = (
+            "network URI"
+            if target.startswith(("http://", "https://"))
+            else "file or external document"
+        )
+        yield error(
+            file,
+            where,
+            f"{keyword} {reference!r} points to a {kind}; references are never fetched or "
+            'read. Copy the referenced schema under "$defs" and use "#/$defs/NAME"',
+        )
+        return
+    document = node.resource if not target or target == urldefrag(node.base).url else schema
+    if fragment.startswith("/") or fragment == "":
+        if not _resolve_pointer(document, fragment):
+            yield error(file, where, f"{keyword} {reference!r} does not resolve inside this schema")
+    elif fragment not in anchors:
+        yield error(
+            file, where, f"{keyword} {reference!r} names an anchor this schema does not define"
+        )

@@ -80,6 +80,13 @@ CASES: dict[str, tuple[dict[str, Any], list[str]]] = {
             f"file or external document; {NO_FETCH}"
         ],
     ),
+    "$ref under a property named like a data keyword": (
+        {"t.json": tool(inputSchema=_object({"default": {"$ref": "http://example.com/s.json"}}))},
+        [
+            "tools/t.json#/inputSchema/properties/default/$ref: error: $ref "
+            f"'http://example.com/s.json' points to a network URI; {NO_FETCH}"
+        ],
+    ),
     "$ref that resolves to nothing": (
         {"t.json": tool(inputSchema=_object({"a": {"$ref": "#/$defs/Missing"}}))},
         [
