@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from codegen import __version__, specs
-from codegen.diagnostics import BuildError, Diagnostic, sort_for_report
+from codegen.diagnostics import BuildError, Diagnostic, Level, sort_for_report
 from codegen.freshness import is_fresh
 from codegen.manifest import MANIFEST_NAME
 
-EXIT_OK, EXIT_STALE, EXIT_INVALID, EXIT_CONFLICT = 0, 1, 2, 3
+EXIT_OK, EXIT_STALE, EXIT_INVALID = 0, 1, 2  # 3 (handler conflict) comes with its BuildError
 
 
 def _report(diagnostics: Sequence[Diagnostic]) -> None:
@@ -195,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = arguments.run(arguments)
     except BuildError as failure:
         _report(failure.diagnostics)
-        errors = sum(1 for d in failure.diagnostics if d.level.value == "error")
+        errors = sum(1 for d in failure.diagnostics if d.level is Level.ERROR)
         print(f"mcp-codegen: {errors} error(s); nothing was written", file=sys.stderr)
         return failure.exit_code
     except specs.SpecError as failure:

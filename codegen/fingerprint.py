@@ -10,7 +10,7 @@ from codegen.config import Config
 from codegen.provenance import sha256_text
 from codegen.resources import data_dir
 from codegen.specs import get_revision
-from codegen.tools import find_tool_files
+from codegen.tools import find_tool_files, tool_label
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -38,10 +38,8 @@ def input_digests(config: Config) -> dict[str, str]:
         "mcp-codegen": generator_fingerprint(),
         "pyproject.toml": sha256_text(config.pyproject.read_bytes()),
     }
-    root = config.root.resolve()
     for path in find_tool_files(config.root, config.tool_globs):
-        label = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
-        inputs[label] = sha256_text(path.read_bytes())
+        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
     for revision in config.revisions:
         inputs[f"protocol {revision}"] = get_revision(revision).sha256
     return inputs

@@ -22,7 +22,6 @@ from codegen.diagnostics import (
     warning,
 )
 from codegen.fingerprint import input_digests
-from codegen.formatting import format_python
 from codegen.freshness import HANDLERS_MODULE
 from codegen.freshness import is_fresh as is_fresh  # re-exported: callers know it here
 from codegen.manifest import MANIFEST_NAME, Manifest, read_manifest, spec_as_json
@@ -96,7 +95,7 @@ def _handlers_file(config: Config, spec: HandlerModuleSpec) -> tuple[OutputFile,
     try:
         existing = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return OutputFile(path, format_python(render_new(spec))), []  # new: formatted once
+        return OutputFile(path, render_new(spec)), []
     try:
         result = merge(existing, spec)
     except MergeConflict as conflict:

@@ -48,11 +48,7 @@ def published_definition(
                 Omission(revision.name, key, _CONSEQUENCES.get(key, f"the tool without {key}"))
             )
             continue
-        if (
-            key == "outputSchema"
-            and not revision.structured_any_json
-            and not _object_rooted(value)
-        ):
+        if key == "outputSchema" and not revision.structured_any_json and not _object_rooted(value):
             omitted.append(
                 Omission(
                     revision.name,

@@ -144,17 +144,21 @@ def _list_at(items: Any, label: str, pointer: str) -> tuple[list[ToolSource], li
     return found, problems
 
 
-def find_tool_files(root: Path, globs: Iterable[str]) -> list[Path]:
-    # Sorted by relative path so the order never depends on the file system.
-    matches = {p.resolve() for pattern in globs for p in root.glob(pattern) if p.is_file()}
-    return sorted(
-        matches,
-        key=lambda p: (
-            p.relative_to(root.resolve()).as_posix()
-            if p.is_relative_to(root.resolve())
-            else p.as_posix()
-        ),
+def tool_label(root: Path, path: Path) -> str:
+    """How a tool file is named in diagnostics, headers and the manifest: its path
+    relative to the project, with forward slashes on every platform."""
+    resolved_root = root.resolve()
+    return (
+        path.relative_to(resolved_root).as_posix()
+        if path.is_relative_to(resolved_root)
+        else path.as_posix()
     )
+
+
+def find_tool_files(root: Path, globs: Iterable[str]) -> list[Path]:
+    # Sorted by label so the order never depends on the file system.
+    matches = {p.resolve() for pattern in globs for p in root.glob(pattern) if p.is_file()}
+    return sorted(matches, key=lambda p: tool_label(root, p))
 
 
 def load_tools(
@@ -165,7 +169,7 @@ def load_tools(
     problems: list[Diagnostic] = []
     files = find_tool_files(root, globs)
     for path in files:
-        label = _label(root, path)
+        label = tool_label(root, path)
         document, parse_problems = parse_file(path, label)
         problems.extend(parse_problems)
         if parse_problems:
@@ -178,12 +182,3 @@ def load_tools(
         sources.extend(found)
         problems.extend(shape_problems)
     return sources, problems, files
-
-
-def _label(root: Path, path: Path) -> str:
-    resolved_root = root.resolve()
-    return (
-        path.relative_to(resolved_root).as_posix()
-        if path.is_relative_to(resolved_root)
-        else path.as_posix()
-    )

@@ -10,8 +10,8 @@ import ast
 import hashlib
 import json
 from dataclasses import dataclass
-from functools import cache
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 from datamodel_code_generator import generate
@@ -64,13 +64,12 @@ def _is_any(schema: Any) -> bool:
     )
 
 
-@cache
 def _cache_key(schema_text: str, root: str) -> str:
     material = "\0".join([__version__, version("datamodel-code-generator"), root, schema_text])
     return hashlib.sha256(material.encode()).hexdigest()
 
 
-def _run_generator(schema: Any, root: str, cache_dir: Any) -> str:
+def _run_generator(schema: Any, root: str, cache_dir: Path | None) -> str:
     # Key order is kept: it decides the order of TypedDict keys.
     schema_text = json.dumps(schema, ensure_ascii=True)
     path = cache_dir / f"{_cache_key(schema_text, root)}.py" if cache_dir is not None else None
@@ -158,7 +157,7 @@ class _Shield:
         return source
 
 
-def typed_module(schema: Any, root: str, cache_dir: Any = None) -> TypedModule:
+def typed_module(schema: Any, root: str, cache_dir: Path | None = None) -> TypedModule:
     if _is_any(schema):
         source = f"from __future__ import annotations\n\nfrom typing import Any, TypeAlias\n\n{root}: TypeAlias = Any\n"
         return TypedModule(source, root, {}, frozenset({root}))

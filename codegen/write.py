@@ -16,17 +16,33 @@ class OutputFile:
     text: str
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so a reader never sees a half-written file."""
+def _staged(path: Path, data: bytes, staged: list[str]) -> None:
+    """Write ``data`` to a temporary file beside ``path``, recorded in ``staged`` as soon as
+    it exists, so a failure part-way can always remove it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    staged.append(temporary)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def _replace_all(targets: Sequence[Path], data: Sequence[bytes]) -> None:
+    """Stage every file, then rename each into place; if staging fails nothing is replaced."""
+    staged: list[str] = []
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
+        for path, content in zip(targets, data, strict=True):
+            _staged(path, content, staged)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        for temporary in staged:
+            Path(temporary).unlink(missing_ok=True)
         raise
+    for temporary, path in zip(staged, targets, strict=True):
+        os.replace(temporary, path)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so a reader never sees a half-written file."""
+    _replace_all([path], [data])
 
 
 def _current(path: Path) -> str | None:
@@ -41,28 +57,9 @@ def changed_files(files: Iterable[OutputFile]) -> list[OutputFile]:
 
 
 def write_all(files: Sequence[OutputFile]) -> list[OutputFile]:
-    """Write every file whose content differs, all-or-nothing; returns those written.
-
-    Each new content is first staged beside its target, then all are renamed into
-    place; if staging fails nothing is replaced.
-    """
+    """Write every file whose content differs, all-or-nothing; returns those written."""
     pending = changed_files(files)
-    staged: list[tuple[str, Path]] = []
-    try:
-        for output in pending:
-            output.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(
-                dir=output.path.parent, prefix=f".{output.path.name}.", suffix=".tmp"
-            )
-            staged.append((temporary, output.path))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(output.text.encode("utf-8"))
-    except BaseException:
-        for temporary, _ in staged:
-            Path(temporary).unlink(missing_ok=True)
-        raise
-    for temporary, target in staged:
-        os.replace(temporary, target)
+    _replace_all([f.path for f in pending], [f.text.encode("utf-8") for f in pending])
     return pending
 
 
