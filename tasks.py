@@ -62,8 +62,8 @@ def example() -> None:
 
 
 def test() -> None:
-    _run(BIN / "ruff", "check", "codegen", "templates", "tests", "bench", "tasks.py")
-    _run(BIN / "mypy", "codegen", "templates/runtime")
+    _run(BIN / "ruff", "check", "mcp_schemagen", "tests", "bench", "tasks.py")
+    _run(BIN / "mypy", "mcp_schemagen")
     _run(BIN / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *sys.argv[2:])
 
 

@@ -130,7 +130,7 @@ def median_seconds(
 
 def cli(*argv: str, env: dict[str, str]) -> None:
     subprocess.run(
-        [sys.executable, "-m", "codegen.cli", *argv], env=env, check=True, capture_output=True
+        [sys.executable, "-m", "mcp_schemagen.cli", *argv], env=env, check=True, capture_output=True
     )
 
 
@@ -151,8 +151,8 @@ def datamodel_alone(tools: list[dict[str, Any]]) -> None:
 
 
 def protocol_models_alone() -> None:
-    from codegen import specs
-    from codegen.protocol_models import render_protocol_module
+    from mcp_schemagen import specs
+    from mcp_schemagen.protocol_models import render_protocol_module
 
     for revision in specs.revision_names():
         render_protocol_module(specs.load(revision), use_cache=False)

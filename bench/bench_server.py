@@ -217,7 +217,7 @@ def generate_ours(root: Path) -> None:
         '[project]\nname = "ours"\nversion = "1"\n\n[tool.mcp-codegen]\n'
         'package = "ours_pkg"\nout = ".."\npage-size = 1000\n'
     )
-    build = [sys.executable, "-m", "codegen.cli", "build", "-q", str(root / "ours_project")]
+    build = [sys.executable, "-m", "mcp_schemagen.cli", "build", "-q", str(root / "ours_project")]
     environment = dict(os.environ)
     shared_specs = REPO.parent / "shared" / "specs"
     if "MCP_CODEGEN_SPEC_MIRROR" not in environment and shared_specs.is_dir():

@@ -2,7 +2,7 @@
 
 Compares, on three tool-like schemas with a valid and an invalid instance each:
 
-* ours: the validator ``compile_validator`` (templates/runtime/validation.py) builds;
+* ours: the validator ``compile_validator`` (mcp_schemagen/runtime/validation.py) builds;
 * jsonschema-rs called directly (``jsonschema_rs.validator_for``, default configuration);
 * python-jsonschema, a pre-built ``Draft202012Validator`` (``is_valid``).
 
@@ -13,20 +13,17 @@ Run: ``.venv/bin/python bench/bench_validation.py [--repeat N]``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import timeit
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import version
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jsonschema
 import jsonschema_rs
 
-VALIDATION_PY = Path(__file__).resolve().parents[1] / "templates" / "runtime" / "validation.py"
+from mcp_schemagen.runtime.validation import compile_validator
 
 SMALL: dict[str, Any] = {
     "type": "object",
@@ -205,14 +202,6 @@ class Row:
     python: float
 
 
-def _validation_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mcp_runtime_validation", VALIDATION_PY)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _median_us(is_valid: Callable[[Any], bool], instance: Any, repeat: int) -> float:
     """Median µs per ``is_valid(instance)`` over ``repeat`` runs of ~0.2 s each."""
     timer = timeit.Timer("is_valid(instance)", globals={"is_valid": is_valid, "instance": instance})
@@ -222,7 +211,6 @@ def _median_us(is_valid: Callable[[Any], bool], instance: Any, repeat: int) -> f
 
 
 def measure(repeat: int) -> list[Row]:
-    compile_validator = _validation_module().compile_validator
     rows: list[Row] = []
     for name, schema, valid, invalid in CASES:
         ours = compile_validator(schema)

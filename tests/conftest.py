@@ -1,21 +1,12 @@
-"""Shared test set-up: where ../shared is, and a spec mirror for every test."""
+"""Shared test set-up: a spec mirror and a private cache for every test."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-SHARED_SPECS = SHARED / "specs"
-TEST_SUITE = SHARED / "json-schema-test-suite"
-
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir(),
-    reason="needs the project's shared material (../shared) beside the checkout",
-)
+from tests.support.paths import SHARED_SPECS
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -14,7 +14,7 @@ import struct
 import zlib
 from typing import Literal
 
-from example_server._runtime.content import image, resource_link, text
+from example_server.api import image, resource_link, text
 from example_server.types import WeatherForecastDay
 
 from .types import (

@@ -1,0 +1,208 @@
+"""Command line: argument parsing, output and exit codes only.
+
+Exit codes: 0 success (or fresh), 1 `check` found stale generated code, 2 invalid input,
+3 the handler module cannot be updated without touching user code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from mcp_schemagen import __version__, specs
+from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, sort_for_report
+from mcp_schemagen.freshness import is_fresh
+from mcp_schemagen.manifest import MANIFEST_NAME
+
+EXIT_OK, EXIT_STALE, EXIT_INVALID = 0, 1, 2  # 3 (handler conflict) comes with its BuildError
+
+
+def _report(diagnostics: Sequence[Diagnostic]) -> None:
+    for diagnostic in sort_for_report(diagnostics):
+        print(diagnostic, file=sys.stderr)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def command_build(arguments: argparse.Namespace) -> int:
+    from mcp_schemagen.pipeline import plan, quiet, stderr_progress
+    from mcp_schemagen.write import write_all
+
+    root = Path(arguments.dir)
+    progress = quiet if arguments.quiet else stderr_progress
+    result = plan(root, progress)
+    _report(result.warnings)
+    written = write_all(result.files)
+    for stale in result.stale:
+        stale.unlink()
+    for output in written:
+        print(f"wrote {_shown(output.path)}")
+    for stale in result.stale:
+        print(f"removed {_shown(stale)} (no longer generated)")
+    if not written and not result.stale:
+        print(f"{result.config.package}: up to date ({result.tool_count} tools)")
+    else:
+        print(
+            f"{result.config.package}: {result.tool_count} tools, protocol revisions "
+            f"{', '.join(result.config.revisions)}, in {_shown(result.config.package_dir)}"
+        )
+    return EXIT_OK
+
+
+def command_check(arguments: argparse.Namespace) -> int:
+    root = Path(arguments.dir)
+    if is_fresh(root):
+        print("generated code is up to date")
+        return EXIT_OK
+    # The generator proper is imported only now: a fresh project never pays for it.
+    from mcp_schemagen.pipeline import plan, quiet
+    from mcp_schemagen.write import changed_files, unified_diff
+
+    result = plan(root, quiet)
+    _report(result.warnings)
+    changed = [f for f in changed_files(result.files) if f.path.name != MANIFEST_NAME]
+    if not changed and not result.stale:
+        print("generated code is up to date")
+        return EXIT_OK
+    sys.stdout.write(unified_diff(changed, root))
+    for stale in result.stale:
+        print(f"--- a/{_shown(stale)}\n+++ /dev/null\n(no longer generated; build removes it)")
+    print(
+        f"\ngenerated code is stale. Fix with:\n    mcp-codegen build {shlex.quote(str(arguments.dir))}",
+        file=sys.stderr,
+    )
+    return EXIT_STALE
+
+
+def command_new(arguments: argparse.Namespace) -> int:
+    from mcp_schemagen.scaffold import scaffold
+
+    target = scaffold(
+        arguments.name, Path(arguments.dir) if arguments.dir else None, arguments.revision
+    )
+    shown = shlex.quote(_shown(target))
+    print(f"created {shown}\n\nnext steps:")
+    print(f"    cd {shown}")
+    print("    python -m venv .venv && .venv/bin/pip install -e '.[dev]'")
+    print("    .venv/bin/pytest                        # the example tools' tests")
+    print(f"    .venv/bin/python -m {arguments.name}      # serve over stdio")
+    print("    edit tools/*.json, then: mcp-codegen build")
+    return EXIT_OK
+
+
+def command_specs_list(arguments: argparse.Namespace) -> int:
+    for revision in specs.pinned_revisions():
+        print(f"{revision.name}  sha256={revision.sha256}  {specs.availability(revision)}")
+        print(f"            upstream {revision.upstream_url}")
+    return EXIT_OK
+
+
+def command_specs_pull(arguments: argparse.Namespace) -> int:
+    names = arguments.revisions or list(specs.revision_names())
+    revisions = [specs.get_revision(name) for name in names]  # every name checked first
+    for revision in revisions:
+        _, source = specs.fetch(revision)
+        print(
+            f"{revision.name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}"
+        )
+    return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcp-codegen",
+        description="Compile MCP tool schema files and the official protocol schemas into a "
+        "typed Python MCP server package. Configure it in [tool.mcp-codegen] of pyproject.toml.",
+        epilog="Exit codes: 0 ok, 1 stale (check), 2 invalid input, 3 handler module conflict.",
+    )
+    parser.add_argument("--version", action="version", version=f"mcp-codegen {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    build = commands.add_parser(
+        "build",
+        help="generate the server package of a project",
+        description="Check the tool files of the project in DIR and (re)generate its package: "
+        "types, validators, dispatch table, runtime, protocol models, and handler stubs. "
+        "Only files whose content changes are written; handler bodies are never overwritten.",
+    )
+    build.add_argument(
+        "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
+    )
+    build.add_argument("-q", "--quiet", action="store_true", help="no progress messages on stderr")
+    build.set_defaults(run=command_build)
+
+    check = commands.add_parser(
+        "check",
+        help="fail when generated code is stale (for pre-commit and CI)",
+        description="Run the build without writing anything. Exit 0 when the generated package "
+        "is current, 1 with a unified diff and the fix command when it is not, 2 on invalid input.",
+    )
+    check.add_argument(
+        "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
+    )
+    check.set_defaults(run=command_check)
+
+    new = commands.add_parser(
+        "new",
+        help="create a new server project",
+        description="Create a project NAME that builds, tests and serves right away: "
+        "pyproject.toml with the configuration and dependencies, tools/ with example tools, "
+        "the generated package with working example handlers, tests, a README and a "
+        ".pre-commit-config.yaml using the mcp-codegen-check hook.",
+    )
+    new.add_argument("name", help="Python package name of the server (letters, digits, _)")
+    new.add_argument("--dir", help="folder to create (default: ./NAME); must not exist or be empty")
+    new.add_argument(
+        "--revision",
+        action="append",
+        choices=specs.revision_names(),
+        help="protocol revision to support; repeat for several (default: all)",
+    )
+    new.set_defaults(run=command_new)
+
+    spec_commands = commands.add_parser(
+        "specs",
+        help="list or download the pinned protocol schemas",
+        description=f"Protocol schemas are pinned by sha256 and read from ${specs.MIRROR_ENV} "
+        f"(a folder or URL laid out REV/schema.json), the user cache (${specs.CACHE_ENV} or "
+        "the platform cache folder), or the upstream URL.",
+    )
+    spec_actions = spec_commands.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = spec_actions.add_parser(
+        "list", help="show pinned revisions and where each is available"
+    )
+    listing.set_defaults(run=command_specs_list)
+    pull = spec_actions.add_parser("pull", help="download and verify revisions into the cache")
+    pull.add_argument(
+        "revisions", nargs="*", metavar="REV", help="revisions to fetch (default: all)"
+    )
+    pull.set_defaults(run=command_specs_pull)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = _parser().parse_args(argv)
+    try:
+        code: int = arguments.run(arguments)
+    except BuildError as failure:
+        _report(failure.diagnostics)
+        errors = sum(1 for d in failure.diagnostics if d.level is Level.ERROR)
+        print(f"mcp-codegen: {errors} error(s); nothing was written", file=sys.stderr)
+        return failure.exit_code
+    except specs.SpecError as failure:
+        print(f"mcp-codegen: error: {failure}", file=sys.stderr)
+        return EXIT_INVALID
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""``[tool.mcp-codegen]`` in a project's pyproject.toml, read into a frozen Config."""
+
+from __future__ import annotations
+
+import keyword
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
+from mcp_schemagen.specs import revision_names
+
+DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
+DEFAULT_PAGE_SIZE = 100
+_PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_KNOWN_KEYS = frozenset(
+    {"package", "out", "tools", "revisions", "server-name", "server-version", "page-size"}
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    package: str
+    out_dir: Path
+    tool_globs: tuple[str, ...]
+    revisions: tuple[str, ...]
+    server_name: str
+    server_version: str
+    page_size: int
+
+    @property
+    def package_dir(self) -> Path:
+        return self.out_dir / self.package
+
+    @property
+    def newest_revision(self) -> str:
+        return self.revisions[-1]
+
+    @property
+    def pyproject(self) -> Path:
+        return self.root / "pyproject.toml"
+
+
+def is_package_name(name: str) -> bool:
+    return bool(_PACKAGE_NAME.match(name)) and not keyword.iskeyword(name)
+
+
+def load_config(root: Path) -> Config:
+    pyproject = root / "pyproject.toml"
+    where = str(pyproject)
+    try:
+        document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BuildError(
+            [error(where, "", "no pyproject.toml here; run `mcp-codegen new NAME` to start one")]
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BuildError([error(where, "", f"not valid TOML: {exc}")]) from None
+    section: Any = document.get("tool", {}).get("mcp-codegen")
+    if not isinstance(section, dict):
+        raise BuildError(
+            [
+                error(
+                    where,
+                    "",
+                    'no [tool.mcp-codegen] table; add one with at least `package = "NAME"`',
+                )
+            ]
+        )
+    problems: list[Diagnostic] = []
+
+    def bad(key: str, message: str) -> None:
+        problems.append(error(where, f"/tool/mcp-codegen/{key}", message))
+
+    for key in sorted(set(section) - _KNOWN_KEYS):
+        bad(key, f"unknown key; known keys: {', '.join(sorted(_KNOWN_KEYS))}")
+
+    package = section.get("package")
+    if not isinstance(package, str) or not is_package_name(package):
+        bad("package", f"must be a Python package name (letters, digits, _), got {package!r}")
+        package = "invalid"
+
+    out = section.get("out", ".")
+    if not isinstance(out, str):
+        bad("out", "must be a folder path relative to pyproject.toml")
+        out = "."
+
+    globs = section.get("tools", list(DEFAULT_TOOL_GLOBS))
+    if not (isinstance(globs, list) and globs and all(isinstance(g, str) for g in globs)):
+        bad("tools", 'must be a non-empty list of glob patterns, like ["tools/*.json"]')
+        globs = list(DEFAULT_TOOL_GLOBS)
+
+    known = revision_names()
+    revisions = section.get("revisions", list(known))
+    if not (
+        isinstance(revisions, list) and revisions and all(isinstance(r, str) for r in revisions)
+    ):
+        bad("revisions", f"must be a non-empty list of protocol revisions from {', '.join(known)}")
+        revisions = list(known)
+    for name in revisions:
+        if name not in known:
+            bad("revisions", f"unknown protocol revision {name!r}; known: {', '.join(known)}")
+    selected = tuple(r for r in known if r in revisions)
+
+    project = document.get("project", {})
+    server_name = section.get("server-name", project.get("name", package))
+    server_version = section.get("server-version", project.get("version", "0.1.0"))
+    for key, value in (("server-name", server_name), ("server-version", server_version)):
+        if not isinstance(value, str) or not value:
+            bad(key, "must be a non-empty string")
+
+    page_size = section.get("page-size", DEFAULT_PAGE_SIZE)
+    if not isinstance(page_size, int) or isinstance(page_size, bool) or page_size < 1:
+        bad("page-size", "must be a positive integer (tools per tools/list page)")
+        page_size = DEFAULT_PAGE_SIZE
+
+    if problems:
+        raise BuildError(problems)
+    return Config(
+        root=root,
+        package=package,
+        out_dir=(root / out).resolve(),
+        tool_globs=tuple(globs),
+        revisions=selected or known,
+        server_name=str(server_name),
+        server_version=str(server_version),
+        page_size=page_size,
+    )

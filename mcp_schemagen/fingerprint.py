@@ -1,0 +1,52 @@
+"""Digests of everything a build reads, named the way the provenance headers print them."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from mcp_schemagen import __version__
+from mcp_schemagen.config import Config
+from mcp_schemagen.provenance import sha256_text
+from mcp_schemagen.resources import data_dir
+from mcp_schemagen.specs import get_revision
+from mcp_schemagen.tools import find_tool_files, tool_label
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def generator_fingerprint() -> str:
+    """The generator's own code and what it reads to build: a changed template or module
+    (even without a version bump, as in a checkout) makes every earlier build stale. The
+    same set of files whether installed or in a checkout, so both agree on a fresh build;
+    the scaffold templates are not in it, since they never shape a build."""
+    templates, specs = data_dir("templates"), data_dir("specs")
+    files = [
+        *sorted(_PACKAGE.rglob("*.py")),
+        *sorted((templates / "package").glob("*")),
+        *sorted(specs.glob("*.toml")),
+    ]
+    digest = [__version__]
+    digest += [f"{_label(path)}:{sha256_text(path.read_bytes())}" for path in files]
+    return sha256_text("\n".join(digest))
+
+
+def _label(path: Path) -> str:
+    """A file's name relative to the generator package or its data folder, the same
+    installed or in a checkout (the runtime and handler subpackages keep their folder)."""
+    if path.is_relative_to(_PACKAGE):
+        return path.relative_to(_PACKAGE).as_posix()
+    return f"{path.parent.name}/{path.name}"
+
+
+def input_digests(config: Config) -> dict[str, str]:
+    inputs = {
+        "mcp-codegen": generator_fingerprint(),
+        "pyproject.toml": sha256_text(config.pyproject.read_bytes()),
+    }
+    for path in find_tool_files(config.root, config.tool_globs):
+        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
+    for revision in config.revisions:
+        inputs[f"protocol {revision}"] = get_revision(revision).sha256
+    return inputs

@@ -1,0 +1,34 @@
+"""Is the generated package current? Answered from the build manifest in milliseconds,
+importing none of the heavy generator stages, so `check` suits a pre-commit hook."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcp_schemagen.config import load_config
+from mcp_schemagen.fingerprint import input_digests
+from mcp_schemagen.manifest import HANDLERS_MODULE, outputs_match, read_manifest
+from mcp_schemagen.provenance import sha256_text
+
+
+def is_fresh(root: Path) -> bool:
+    """True only when the manifest proves the package current: same inputs, generated
+    files untouched, and the handler module needing no signature update. False means
+    "run the pipeline to find out", never "stale" by itself."""
+    config = load_config(root)
+    previous = read_manifest(config.package_dir)
+    if previous is None or previous.inputs != input_digests(config):
+        return False
+    if not outputs_match(config.package_dir, previous.outputs):
+        return False
+    try:
+        current = (config.package_dir / HANDLERS_MODULE).read_text(encoding="utf-8")
+    except OSError:
+        return False
+    if sha256_text(current) == previous.handlers_sha256:
+        return True
+    # The user edited the module since the build: loading the merge (libcst) is needed
+    # only now, to tell a body edit from a signature that must change.
+    from mcp_schemagen.handlers.file import is_current, spec_from_json
+
+    return is_current(current, spec_from_json(previous.handlers))

@@ -1,0 +1,223 @@
+"""Applying a plan with libcst: every statement the plan does not name is kept byte for
+byte; generated source (signatures, stubs, imports) is formatted by black first."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from functools import lru_cache
+
+import libcst as cst
+
+from mcp_schemagen.formatting import format_python
+from mcp_schemagen.handlers.lines import (
+    blank,
+    collapse,
+    comment_line,
+    comment_of,
+    leading,
+    meaningful,
+    split_attached,
+    split_banner,
+    strip_blanks,
+    strip_trailing_blanks,
+    with_leading,
+)
+from mcp_schemagen.handlers.module import HandlerModule, Top
+from mcp_schemagen.handlers.plan import Plan, managed_statements, same_signature
+from mcp_schemagen.handlers.spec import HandlerSpec, ParsedSpec, is_managed_import
+from mcp_schemagen.handlers.stubs import MARKER_PREFIX, ORPHAN_BANNER, marker_comment, render_stub
+
+# A section is rebuilt from entries: a statement that stays, or the lines a statement that
+# leaves leaves behind (comments separated from it by a blank line belong to what follows).
+_Entry = cst.BaseStatement | list[cst.EmptyLine]
+
+
+def apply_plan(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> str:
+    nodes = [top.node for top in module.tops]
+    for index, handler in plan.update.items():
+        nodes[index] = _with_spec(module.tops[index], handler, spec.signatures[handler.function])
+    main_tail: list[cst.EmptyLine] = []
+    if module.orphan_start < len(nodes):
+        main_tail, nodes[module.orphan_start] = split_banner(nodes[module.orphan_start])
+    entries = _entries(module, plan, nodes)
+
+    main, tail = _close_gaps(entries[: module.orphan_start])
+    if plan.imports is not None and not any(True for _ in managed_statements(module)):
+        _insert_imports(main, _import_lines(plan.imports))
+    at = len(main) - 1 if main and _is_main_guard(main[-1]) else len(main)
+    main[at:at] = [_moved(_appended(handler, plan, nodes)) for handler in plan.append]
+    main_tail = [*tail, *main_tail]
+
+    orphans, orphan_tail = _close_gaps(entries[module.orphan_start :])
+    orphans += [_moved(nodes[index]) for index in plan.orphan]
+
+    footer = list(module.cst.footer)
+    if plan.drop_banner:
+        footer = strip_trailing_blanks(
+            [line for line in footer if comment_of(line) != ORPHAN_BANNER]
+        )
+    if orphans:
+        banner = [*main_tail, blank(), blank(), comment_line(ORPHAN_BANNER), blank(), blank()]
+        orphans[0] = with_leading(orphans[0], [*banner, *strip_blanks(leading(orphans[0]))])
+        footer = [*orphan_tail, *footer]
+    else:
+        footer = [*main_tail, *orphan_tail, *footer]
+    body = [*main, *orphans]
+    if body and not module.cst.header and (not nodes or body[0] is not nodes[0]):
+        body[0] = with_leading(body[0], strip_blanks(leading(body[0])))  # new first line
+    return module.cst.with_changes(body=body, footer=collapse(footer)).code
+
+
+def _entries(
+    module: HandlerModule, plan: Plan, nodes: list[cst.BaseStatement]
+) -> list[list[_Entry]]:
+    """Per top-level statement, what replaces it where it stands."""
+    leaving = {*plan.orphan, *plan.restore.values()}
+    managed = [top.index for top in module.tops if any(is_managed_import(s) for s in top.stmts)]
+    entries: list[list[_Entry]] = []
+    for index, node in enumerate(nodes):
+        if index in leaving:
+            entries.append([split_attached(leading(node))[0]])
+        elif plan.imports is not None and index in managed:
+            entries.append(_replaced_import(node, plan.imports, first=index == managed[0]))
+        else:
+            entries.append([node])
+    return entries
+
+
+def _replaced_import(node: cst.BaseStatement, source: str, first: bool) -> list[_Entry]:
+    if not first:
+        return [list(leading(node))]  # dropped: its comments stay for what follows
+    lines: list[_Entry] = list(_import_lines(source))
+    if not lines:
+        return [list(leading(node))]
+    first_line = lines[0]
+    assert isinstance(first_line, cst.SimpleStatementLine)
+    lines[0] = first_line.with_changes(leading_lines=leading(node))
+    return lines
+
+
+def _close_gaps(
+    entries: Sequence[list[_Entry]],
+) -> tuple[list[cst.BaseStatement], list[cst.EmptyLine]]:
+    """The statements of a section, and comment lines left over at its end."""
+    kept: list[cst.BaseStatement] = []
+    carry: list[cst.EmptyLine] = []
+    for entry in (e for group in entries for e in group):
+        if isinstance(entry, list):
+            carry += entry
+            continue
+        if meaningful(carry):
+            entry = with_leading(entry, collapse([*carry, *leading(entry)]))
+        carry = []
+        kept.append(entry)
+    return kept, meaningful(carry)
+
+
+def _appended(
+    handler: HandlerSpec, plan: Plan, nodes: list[cst.BaseStatement]
+) -> cst.BaseStatement:
+    index = plan.restore.get(handler.function)
+    return _new_stub(handler) if index is None else nodes[index]
+
+
+def _moved(node: cst.BaseStatement) -> cst.BaseStatement:
+    """A statement in its new place: two blank lines, then the comments attached to it."""
+    attached = split_attached(leading(node))[1]
+    return with_leading(node, [blank(), blank(), *attached])
+
+
+def _insert_imports(main: list[cst.BaseStatement], lines: list[cst.SimpleStatementLine]) -> None:
+    """New generated imports go after the module's docstring and leading imports."""
+    position = 0
+    for index, node in enumerate(main):
+        if not isinstance(node, cst.SimpleStatementLine) or not all(
+            isinstance(s, cst.Import | cst.ImportFrom) or (index == 0 and _is_docstring(s))
+            for s in node.body
+        ):
+            break
+        position = index + 1
+    if lines and position:
+        lines[0] = lines[0].with_changes(leading_lines=[blank()])
+    main[position:position] = lines
+
+
+def _is_main_guard(node: cst.BaseStatement) -> bool:
+    """`if __name__ == "__main__":`, which stays last: new handlers go above it."""
+    if not isinstance(node, cst.If):
+        return False
+    test = "".join(cst.Module([]).code_for_node(node.test).split()).replace("'", '"')
+    return test in ('__name__=="__main__"', '"__main__"==__name__')
+
+
+def _is_docstring(statement: cst.BaseSmallStatement) -> bool:
+    return isinstance(statement, cst.Expr) and isinstance(
+        statement.value, cst.SimpleString | cst.ConcatenatedString
+    )
+
+
+# -- nodes from generated source (formatted by black, like a fresh module)
+
+
+def _with_spec(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> cst.BaseStatement:
+    node = top.node
+    assert isinstance(node, cst.FunctionDef)
+    if not same_signature(top, wanted):
+        header = _header(handler, is_async=node.asynchronous is not None)
+        node = node.with_changes(
+            whitespace_after_name=header.whitespace_after_name,
+            whitespace_before_params=header.whitespace_before_params,
+            params=header.params,
+            returns=header.returns,
+            whitespace_before_colon=header.whitespace_before_colon,
+        )
+    if top.marker != handler.tool:
+        node = _with_marker(node, marker_comment(handler.tool))
+    return node
+
+
+@lru_cache(maxsize=1024)
+def _header(handler: HandlerSpec, is_async: bool) -> cst.FunctionDef:
+    keyword = "async def" if is_async else "def"
+    source = f"{keyword} {handler.function}({handler.parameters}) -> {handler.returns}:\n    pass\n"
+    node = cst.parse_module(format_python(source)).body[0]
+    assert isinstance(node, cst.FunctionDef)
+    return node
+
+
+@lru_cache(maxsize=1024)
+def _new_stub(handler: HandlerSpec) -> cst.FunctionDef:
+    # A statement first, so that the marker comment is the def's leading line, not the
+    # module's header.
+    source = "_ = 0\n\n\n" + format_python(render_stub(handler))
+    node = cst.parse_module(source).body[1]
+    assert isinstance(node, cst.FunctionDef)
+    return node
+
+
+@lru_cache(maxsize=256)
+def _import_lines_cached(source: str) -> tuple[cst.SimpleStatementLine, ...]:
+    lines = cst.parse_module(format_python(source) if source.strip() else "").body
+    assert all(isinstance(line, cst.SimpleStatementLine) for line in lines)
+    return tuple(line for line in lines if isinstance(line, cst.SimpleStatementLine))
+
+
+def _import_lines(source: str) -> list[cst.SimpleStatementLine]:
+    return list(_import_lines_cached(source))
+
+
+def _with_marker(node: cst.FunctionDef, marker: str) -> cst.FunctionDef:
+    def swap(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
+        return [comment_line(marker) if _is_marker(line) else line for line in lines]
+
+    return node.with_changes(
+        leading_lines=swap(node.leading_lines),
+        lines_after_decorators=swap(node.lines_after_decorators),
+        decorators=[d.with_changes(leading_lines=swap(d.leading_lines)) for d in node.decorators],
+    )
+
+
+def _is_marker(line: cst.EmptyLine) -> bool:
+    comment = comment_of(line)
+    return comment is not None and comment.startswith(MARKER_PREFIX)

@@ -1,0 +1,62 @@
+"""The user-owned handler module: written once, then kept current with libcst.
+
+What the generator owns in ``handlers.py``, and nothing else:
+
+* each handler's name, parameter list and return annotation;
+* one marker comment directly above each handler, ``# mcp-codegen tool: "<tool>"``. It is
+  how a later build tells a handler (whose tool may disappear) from a helper function of the
+  same shape, and which tool it served;
+* the top-level import statements from ``.types`` and ``._runtime.content``;
+* the orphan banner (:data:`ORPHAN_BANNER`) that starts the orphan section at the end.
+
+Everything else is the user's and is kept byte for byte: bodies, docstrings, comments,
+decorators, ``async``, helpers, other imports and module-level code.
+
+Policies (see also :func:`merge`):
+
+* **async** -- a user may turn a handler into ``async def``; the keyword is kept.
+* **Removed tools** -- the handler moves, byte for byte with the comments directly above
+  it, to the orphan section; a warning names function and tool. Nothing there is rewritten
+  later. A tool that comes back takes its handler back out (body kept, signature updated).
+* **Generated imports** -- after a merge they import what the schemas need, plus any name
+  they imported before that live user code (anything but orphans and generated
+  signatures) still reads: a user may add generated types to that import for their bodies.
+  Names only orphans still read are dropped: their tool is gone, so their types most
+  likely are too, and importing a vanished name would break the whole module at import.
+  Such an orphan is reported in a warning (mypy will flag the names until the orphan is
+  deleted or edited); it stays importable because annotations are not evaluated under
+  ``from __future__ import annotations``. Where a dropped name *would* be evaluated at
+  import (a decorator, a default value, an annotation without that future import) the
+  merge stops with a :class:`MergeConflict` instead of writing a module that cannot load.
+* **Conflicts** -- the merge either returns the whole new text or raises
+  :class:`MergeConflict` (exit 3): the module does not parse; a handler's name is taken by
+  something that is not a single marked top-level function; a signature or generated
+  import that must change carries a comment that rewriting would lose; a dropped name is
+  evaluated at import time. Nothing is ever partially applied.
+
+Analysis uses :mod:`ast` (scopes and reads are simple there, and it is fast); edits use
+libcst, which reproduces every untouched byte. The two trees are paired statement by
+statement at the top level, so both views always agree on what is where.
+"""
+
+from __future__ import annotations
+
+from mcp_schemagen.handlers.apply import apply_plan
+from mcp_schemagen.handlers.module import parse_module
+from mcp_schemagen.handlers.plan import plan_merge
+from mcp_schemagen.handlers.spec import HandlerModuleSpec, MergeResult, ParsedSpec
+
+
+def merge(existing: str, spec: HandlerModuleSpec) -> MergeResult:
+    """Bring ``existing`` (the user's handler module) in line with ``spec``.
+
+    Returns the new text (``existing`` itself when nothing changes, so a second build is a
+    no-op) and warnings for the user. Raises :class:`MergeConflict` when the change cannot
+    be made without touching user code, and ``ValueError`` for a malformed spec.
+    """
+    parsed = ParsedSpec.of(spec)
+    module = parse_module(existing)
+    plan = plan_merge(module, parsed)
+    if plan.empty():
+        return MergeResult(existing, plan.warnings)
+    return MergeResult(apply_plan(module, parsed, plan), plan.warnings)

@@ -1,0 +1,287 @@
+"""Every change a merge makes, decided before anything is edited: signatures to update,
+stubs to add, handlers to orphan or restore, the generated import, and the conflicts that
+stop the merge."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcp_schemagen.handlers.module import HandlerModule, Top
+from mcp_schemagen.handlers.scope import Binding, at_import, live_reads, module_bindings, names_read
+from mcp_schemagen.handlers.spec import (
+    HandlerSpec,
+    MergeConflict,
+    ParsedSpec,
+    Triple,
+    bound_name,
+    import_triples,
+    is_managed_import,
+)
+from mcp_schemagen.handlers.stubs import marker_comment
+
+
+@dataclass
+class Plan:
+    """Every change a merge makes, decided before anything is edited."""
+
+    update: dict[int, HandlerSpec] = field(default_factory=dict)  # signature and/or marker
+    append: list[HandlerSpec] = field(default_factory=list)  # restored or new, spec order
+    restore: dict[str, int] = field(default_factory=dict)  # function -> orphan index
+    orphan: list[int] = field(default_factory=list)  # main-section handlers to move
+    imports: str | None = None  # source of the new generated imports, if they change
+    drop_banner: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (
+            self.update
+            or self.append
+            or self.orphan
+            or self.imports is not None
+            or self.drop_banner
+        )
+
+
+def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
+    plan = Plan(drop_banner=module.banner_in_footer)
+    bindings = module_bindings(module)
+    for name, handler in spec.handlers.items():
+        top = _handler_top(module, name, handler, bindings.get(name, []))
+        if top is None:
+            plan.append.append(handler)
+        elif top.orphan:
+            plan.restore[name] = top.index
+            plan.update[top.index] = handler
+            plan.append.append(handler)
+            plan.warnings.append(
+                f"handler {name!r}: tool {handler.tool!r} is back in the schemas; its handler "
+                "was moved out of the orphaned section"
+            )
+        elif _needs_update(top, handler, spec.signatures[name]):
+            plan.update[top.index] = handler
+    for top in module.tops:
+        fn = top.function
+        if top.orphan or top.marker is None or fn is None or fn.name in spec.handlers:
+            continue
+        plan.orphan.append(top.index)
+        plan.warnings.append(
+            f"handler {fn.name!r}: tool {top.marker!r} is no longer in the schemas; its handler "
+            "was moved to the orphaned section at the end of the module (delete it when no "
+            "longer needed)"
+        )
+    for index, handler in plan.update.items():
+        _check_signature_edit(module.tops[index], handler, spec.signatures[handler.function])
+        plan.warnings.extend(
+            _parameter_warnings(module.tops[index], spec.signatures[handler.function])
+        )
+    _plan_imports(module, spec, plan)
+    return plan
+
+
+def _handler_top(
+    module: HandlerModule, name: str, handler: HandlerSpec, bindings: list[Binding]
+) -> Top | None:
+    """The marked top-level function `name`, None when the name is free, else conflict."""
+    if not bindings:
+        return None
+    if len(bindings) > 1:
+        lines = ", ".join(str(b.line) for b in bindings)
+        raise MergeConflict(
+            name,
+            f"the name is bound {len(bindings)} times at module level (lines {lines}); the "
+            "generator needs it to be exactly one top-level function",
+        )
+    binding = bindings[0]
+    if not binding.plain:
+        raise MergeConflict(
+            name,
+            f"the name is taken by {binding.kind} at line {binding.line}, not a plain top-level "
+            "function; rename it so the generator can use the name for this tool's handler",
+        )
+    top = module.tops[binding.top]
+    if top.marker is None:
+        raise MergeConflict(
+            name,
+            f"a function of this name at line {binding.line} is not marked as a generated "
+            f"handler; rename it, or put the line `{marker_comment(handler.tool)}` directly "
+            "above it to let the generator manage its signature",
+        )
+    return top
+
+
+# -- signatures
+
+
+def _needs_update(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> bool:
+    return top.marker != handler.tool or not same_signature(top, wanted)
+
+
+def same_signature(top: Top, wanted: ast.FunctionDef) -> bool:
+    fn = top.function
+    assert fn is not None
+    return _dump(fn.args) == _dump(wanted.args) and _dump(fn.returns) == _dump(wanted.returns)
+
+
+def _dump(node: ast.AST | None) -> str:
+    return "" if node is None else ast.dump(node)
+
+
+def _check_signature_edit(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> None:
+    if same_signature(top, wanted):
+        return  # only the marker changes
+    node = top.node
+    assert isinstance(node, cst.FunctionDef)
+    parts: list[cst.CSTNode] = [
+        node.whitespace_before_params,
+        node.params,
+        node.whitespace_before_colon,
+    ]
+    if node.returns is not None:
+        parts.append(node.returns)
+    if any(has_comment(part) for part in parts):
+        raise MergeConflict(
+            handler.function,
+            f"its signature (line {top.line}) must change but holds comments, which rewriting it "
+            "would lose; move them into the body",
+        )
+
+
+class _CommentFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self.found = True
+
+
+def has_comment(node: cst.CSTNode) -> bool:
+    finder = _CommentFinder()
+    node.visit(finder)
+    return finder.found
+
+
+def _parameter_warnings(top: Top, wanted: ast.FunctionDef) -> Iterator[str]:
+    """A parameter that left the signature but that the body still reads."""
+    fn = top.function
+    assert fn is not None
+    gone = _parameter_names(fn.args) - _parameter_names(wanted.args)
+    if not gone:
+        return
+    body = ast.Module(body=fn.body, type_ignores=[])
+    names = list(ast.walk(body))
+    stored = {n.id for n in names if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    read = {n.id for n in names if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    for name in sorted((gone & read) - stored):
+        yield (
+            f"handler {fn.name!r}: parameter {name!r} left the signature but the body still uses it"
+        )
+
+
+def _parameter_names(args: ast.arguments) -> set[str]:
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {a.arg for a in every if a is not None}
+
+
+# -- generated imports
+
+
+def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
+    old = [t for s in managed_statements(module) for t in import_triples(s)]
+    restored = set(plan.restore.values())
+    orphans = {
+        top.index
+        for top in module.tops
+        if top.orphan and top.function is not None and top.index not in restored
+    }
+    orphans |= set(plan.orphan)
+    live = live_reads(module, orphans, set(plan.update) | _handler_indices(module, spec))
+    wanted = list(spec.imports)
+    bound = {bound_name(t) for t in wanted}
+    for triple in old:
+        if (
+            triple not in wanted
+            and bound_name(triple) not in bound
+            and (triple[1] == "*" or bound_name(triple) in live)
+        ):
+            wanted.append(triple)
+            bound.add(bound_name(triple))
+    if set(old) == set(wanted):
+        return
+    dropped = {bound_name(t) for t in old} - bound
+    _check_orphan_reads(module, sorted(orphans), dropped, plan)
+    _check_import_comments(module)
+    plan.imports = (
+        spec.source.managed_imports if wanted == list(spec.imports) else _render_imports(wanted)
+    )
+
+
+def managed_statements(module: HandlerModule) -> Iterator[ast.stmt]:
+    return (s for top in module.tops for s in top.stmts if is_managed_import(s))
+
+
+def _render_imports(triples: Sequence[Triple]) -> str:
+    """`from .M import a, b as c` per module, in first-seen order; star imports apart."""
+    modules: dict[str, list[str]] = {}
+    stars: list[str] = []
+    for module, name, asname in triples:
+        if name == "*":
+            stars.append(f"from .{module} import *\n")
+        else:
+            modules.setdefault(module, []).append(f"{name} as {asname}" if asname else name)
+    lines = [f"from .{m} import {', '.join(names)}\n" for m, names in modules.items()]
+    return "".join([*lines, *stars])
+
+
+def _handler_indices(module: HandlerModule, spec: ParsedSpec) -> set[int]:
+    return {
+        top.index
+        for top in module.tops
+        if not top.orphan
+        and top.marker is not None
+        and top.function is not None
+        and top.function.name in spec.handlers
+    }
+
+
+def _check_orphan_reads(
+    module: HandlerModule, orphans: list[int], dropped: set[str], plan: Plan
+) -> None:
+    for index in orphans:
+        top = module.tops[index]
+        reads = [r for s in top.stmts for r in names_read(s) if r[0] in dropped]
+        if not reads:
+            continue
+        label = top.function.name if top.function else f"statement at line {top.line}"
+        eager = sorted({name for name, when, _ in reads if at_import(when, module)})
+        if eager:
+            raise MergeConflict(
+                label,
+                f"this orphaned code reads {', '.join(eager)} when the module is imported (a "
+                "decorator, a default value or an annotation without `from __future__ import "
+                "annotations`), and the generator no longer imports it, so the module would not "
+                "load; delete the orphaned handler or stop using that name there",
+            )
+        names = ", ".join(sorted({name for name, _, _ in reads}))
+        plan.warnings.append(
+            f"orphaned handler {label!r} still refers to {names}, which the generator no longer "
+            "imports; mypy will report it until you delete or edit the handler"
+        )
+
+
+def _check_import_comments(module: HandlerModule) -> None:
+    for top in module.tops:
+        if not any(is_managed_import(s) for s in top.stmts):
+            continue
+        node = top.node
+        assert isinstance(node, cst.SimpleStatementLine)
+        if len(top.stmts) > 1 or has_comment(node.with_changes(leading_lines=())):
+            raise MergeConflict(
+                None,
+                f"the generated import at line {top.line} must change but shares its line with "
+                "comments or other statements, which rewriting it would lose; give it a line "
+                "of its own",
+            )

@@ -1,0 +1,166 @@
+"""Which names the handler module binds at its top level, and which names its code reads
+and when (as the module loads, in an annotation, or only once a function runs)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from mcp_schemagen.handlers.module import HandlerModule
+
+
+@dataclass(frozen=True)
+class Binding:
+    kind: str  # "function", "class", "an assignment", ...
+    line: int
+    top: int  # index of the top-level statement it is in
+    plain: bool  # a top-level def statement itself
+
+
+def module_bindings(module: HandlerModule) -> dict[str, list[Binding]]:
+    found: dict[str, list[Binding]] = {}
+    for top in module.tops:
+        collector = _BindingCollector(top.index)
+        for statement in top.stmts:
+            collector.visit_top(statement)
+        for name, binding in collector.found:
+            found.setdefault(name, []).append(binding)
+    return found
+
+
+class _BindingCollector(ast.NodeVisitor):
+    """Names a top-level statement binds in the module's namespace."""
+
+    def __init__(self, top: int) -> None:
+        self.top = top
+        self.found: list[tuple[str, Binding]] = []
+        self.depth = 0
+
+    def add(self, name: str, kind: str, line: int, plain: bool = False) -> None:
+        self.found.append((name, Binding(kind, line, self.top, plain)))
+
+    def visit_top(self, node: ast.stmt) -> None:
+        self.visit(node)
+
+    def _definition(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        # Only what is evaluated in the module's scope; a body is a scope of its own,
+        # except for `global` statements, which reach back here.
+        plain = self.depth == 0 and not isinstance(node, ast.ClassDef)
+        kind = "a class" if isinstance(node, ast.ClassDef) else "a function nested in a block"
+        self.add(node.name, kind, node.lineno, plain)
+        for child in ast.walk(node):
+            if isinstance(child, ast.Global):
+                for name in child.names:
+                    self.add(name, "a `global` statement", child.lineno)
+
+    visit_FunctionDef = _definition
+    visit_AsyncFunctionDef = _definition
+    visit_ClassDef = _definition
+
+    def _own_scope(self, node: ast.AST) -> None:
+        return None  # a lambda or comprehension binds its names in a scope of its own
+
+    visit_Lambda = _own_scope
+    visit_ListComp = _own_scope
+    visit_SetComp = _own_scope
+    visit_DictComp = _own_scope
+    visit_GeneratorExp = _own_scope
+
+    def generic_visit(self, node: ast.AST) -> None:
+        self.depth += 1
+        super().generic_visit(node)
+        self.depth -= 1
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Store):
+            self.add(node.id, "an assignment", node.lineno)
+
+    def _imports(self, node: ast.Import | ast.ImportFrom) -> None:
+        for alias in node.names:
+            if alias.name != "*":
+                self.add(alias.asname or alias.name.split(".")[0], "an import", node.lineno)
+
+    visit_Import = _imports
+    visit_ImportFrom = _imports
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name:
+            self.add(node.name, "an except clause", node.lineno)
+        self.generic_visit(node)
+
+    def visit_MatchAs(self, node: ast.MatchAs) -> None:
+        if node.name:
+            self.add(node.name, "a match pattern", node.lineno)
+        self.generic_visit(node)
+
+    def visit_MatchStar(self, node: ast.MatchStar) -> None:
+        if node.name:
+            self.add(node.name, "a match pattern", node.lineno)
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
+        if node.rest:
+            self.add(node.rest, "a match pattern", node.lineno)
+        self.generic_visit(node)
+
+
+def live_reads(module: HandlerModule, orphans: set[int], handlers: set[int]) -> set[str]:
+    """Names read by user code that stays live: not orphans, not generated signatures."""
+    names: set[str] = set()
+    for top in module.tops:
+        if top.index in orphans:
+            continue
+        for statement in top.stmts:
+            own = top.index in handlers and statement is top.function
+            names.update(name for name, _, _ in names_read(statement, skip_signature=own))
+    return names
+
+
+def at_import(when: str, module: HandlerModule) -> bool:
+    return when == "import" or (when == "annotation" and not module.future_annotations)
+
+
+def names_read(statement: ast.stmt, skip_signature: bool = False) -> Iterator[tuple[str, str, int]]:
+    """(name, when, line) for each name the statement reads; when is "import" (evaluated
+    as the module loads), "annotation", or "call" (only once a function runs)."""
+    reader = _Reader()
+    if skip_signature and isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+        for decorator in statement.decorator_list:
+            reader.visit(decorator)
+        reader.within("call", statement.body)
+    else:
+        reader.visit(statement)
+    return iter(reader.found)
+
+
+class _Reader(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.found: list[tuple[str, str, int]] = []
+        self.when = "import"
+
+    def within(self, when: str, nodes: Iterable[ast.AST | None]) -> None:
+        outer, self.when = self.when, when
+        for node in nodes:
+            if node is not None:
+                self.visit(node)
+        self.when = outer
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self.found.append((node.id, self.when, node.lineno))
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        args = node.args
+        self.within(self.when, [*node.decorator_list, *args.defaults, *args.kw_defaults])
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+        annotations = [a.annotation for a in every if a is not None]
+        later = "annotation" if self.when == "import" else self.when
+        self.within(later, [*annotations, node.returns])
+        self.within("call", node.body)
+
+    visit_FunctionDef = _function
+    visit_AsyncFunctionDef = _function
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.within(self.when, [*node.args.defaults, *node.args.kw_defaults])
+        self.within("call", [node.body])

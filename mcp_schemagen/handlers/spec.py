@@ -1,0 +1,109 @@
+"""What the generator wants of the handler module: each handler's name, parameters and
+return type, and the generated import; parsed once into the form the merge compares."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+MANAGED_MODULES = ("types", "_runtime.content")  # as in `from .<module> import ...`
+
+
+@dataclass(frozen=True)
+class HandlerSpec:
+    """What the generator owns of one handler: its name, parameters and return type."""
+
+    function: str  # Python function name
+    tool: str  # the tool's name as published
+    parameters: str  # source of the parameter list, e.g. "*, city: str, units: Units = 'c'"
+    returns: str  # source of the return annotation
+    docstring: str | None  # source of a string literal, used for new stubs only
+
+
+@dataclass(frozen=True)
+class HandlerModuleSpec:
+    docstring: str  # source of the module docstring literal, for new modules
+    # the import statement(s) the generator owns, e.g. "from .types import A, B"
+    managed_imports: str
+    handlers: Sequence[HandlerSpec]
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    text: str
+    warnings: list[str] = field(default_factory=list)
+
+
+class MergeConflict(Exception):
+    """A change that cannot be applied without touching user code (exit 3)."""
+
+    def __init__(self, function: str | None, reason: str) -> None:
+        self.function = function
+        self.reason = reason
+        where = f"handler {function!r}: " if function else ""
+        super().__init__(f"{where}{reason}")
+
+
+Triple = tuple[str, str, str | None]  # (module, name, asname) of one imported name
+
+
+@dataclass(frozen=True)
+class ParsedSpec:
+    """The spec, parsed once: signatures as ast, imports as (module, name, asname)."""
+
+    source: HandlerModuleSpec
+    handlers: dict[str, HandlerSpec]
+    signatures: dict[str, ast.FunctionDef]
+    imports: tuple[Triple, ...]
+
+    @staticmethod
+    def of(spec: HandlerModuleSpec) -> ParsedSpec:
+        handlers: dict[str, HandlerSpec] = {}
+        for h in spec.handlers:
+            if h.function in handlers:
+                raise ValueError(f"handler spec: function {h.function!r} appears twice")
+            handlers[h.function] = h
+        signatures = {name: _spec_signature(h) for name, h in handlers.items()}
+        return ParsedSpec(spec, handlers, signatures, _spec_imports(spec.managed_imports))
+
+
+def _spec_signature(h: HandlerSpec) -> ast.FunctionDef:
+    source = f"def {h.function}({h.parameters}) -> {h.returns}:\n    pass\n"
+    try:
+        node = ast.parse(source).body[0]
+    except SyntaxError as error:
+        raise ValueError(f"handler spec {h.function!r}: bad signature: {error}") from error
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def _spec_imports(source: str) -> tuple[Triple, ...]:
+    try:
+        statements = ast.parse(source).body
+    except SyntaxError as error:
+        raise ValueError(f"handler spec: bad managed_imports: {error}") from error
+    triples: list[Triple] = []
+    for statement in statements:
+        if not is_managed_import(statement):
+            raise ValueError(f"handler spec: not a managed import: {ast.unparse(statement)}")
+        triples.extend(import_triples(statement))
+    return tuple(triples)
+
+
+def is_managed_import(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.ImportFrom)
+        and statement.level == 1
+        and statement.module in MANAGED_MODULES
+    )
+
+
+def import_triples(statement: ast.stmt) -> Iterator[Triple]:
+    assert isinstance(statement, ast.ImportFrom) and statement.module is not None
+    for alias in statement.names:
+        yield (statement.module, alias.name, alias.asname)
+
+
+def bound_name(triple: Triple) -> str:
+    return triple[2] or triple[1]

@@ -1,0 +1,39 @@
+"""New handler stubs and new handler modules, and the comments that mark what the generator
+owns in them."""
+
+from __future__ import annotations
+
+import json
+
+from mcp_schemagen.formatting import format_python
+from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, ParsedSpec
+
+# One line of at most 88 characters, so that no line-length linter objects to it.
+ORPHAN_BANNER = (
+    "# --- mcp-codegen: orphaned handlers (tools removed from schemas); delete when done ---"
+)
+MARKER_PREFIX = "# mcp-codegen tool: "
+
+
+def marker_comment(tool: str) -> str:
+    # json quoting keeps any tool name on one line and readable back exactly.
+    return MARKER_PREFIX + json.dumps(tool)
+
+
+def render_stub(handler: HandlerSpec) -> str:
+    doc = f"    {handler.docstring}\n" if handler.docstring else ""
+    return (
+        f"{marker_comment(handler.tool)}\n"
+        f"def {handler.function}({handler.parameters}) -> {handler.returns}:\n"
+        f"{doc}"
+        f"    raise NotImplementedError({handler.tool!r})\n"
+    )
+
+
+def render_new(spec: HandlerModuleSpec) -> str:
+    """A fresh handler module, already in black's style (so merges add stubs alike)."""
+    ParsedSpec.of(spec)  # reject a malformed spec here too
+    head = f"{spec.docstring}\n\nfrom __future__ import annotations\n"
+    if spec.managed_imports.strip():
+        head += f"\n{spec.managed_imports.strip()}\n"
+    return format_python("\n\n".join([head, *(render_stub(h) for h in spec.handlers)]))

@@ -1,0 +1,76 @@
+"""What the templates read: frozen, sorted, already-escaped facts about each tool."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_schemagen.tools import ToolSource
+from mcp_schemagen.typegen import TypedModule
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One keyword parameter of a handler, mapped from one property of the inputSchema."""
+
+    json_name: str
+    python_name: str
+    annotation: str  # Python source
+    references: frozenset[str]  # the public type names (of .types) the annotation uses
+    default_source: str | None  # Python literal shown in the signature, or None
+    has_schema_default: bool
+    schema_default: Any
+
+    def signature(self) -> str:
+        default = f" = {self.default_source}" if self.default_source is not None else ""
+        return f"{self.python_name}: {self.annotation}{default}"
+
+
+@dataclass(frozen=True)
+class TypeExport:
+    """A name the public ``types`` module re-exports from a tool's private types module."""
+
+    public: str
+    module: str
+    local: str
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    source: ToolSource
+    function: str  # handler function name
+    class_prefix: str  # prefix of the tool's public type names
+    input_module: str  # private module names, under _types
+    output_module: str | None
+    input_types: TypedModule
+    output_types: TypedModule | None
+    input_type: str  # public name of the input type
+    output_type: str | None
+    parameters: tuple[Parameter, ...]
+    whole_arguments: (
+        str | None
+    )  # parameter taking all arguments when the root is not a plain object
+    exports: tuple[TypeExport, ...]
+    published: dict[str, dict[str, Any]]
+    description: str | None
+
+    @property
+    def returns(self) -> str:
+        return self.output_type or "str | list[ContentBlock]"
+
+    def type_references(self) -> frozenset[str]:
+        """The public type names the handler's signature uses, for its import."""
+        names = {self.output_type or "ContentBlock"}
+        if self.whole_arguments is not None:
+            names.add(self.input_type)
+        for parameter in self.parameters:
+            names |= parameter.references
+        return frozenset(names)
+
+    def signature_parameters(self) -> str:
+        if self.whole_arguments is not None:
+            return f"{self.whole_arguments}: {self.input_type}"
+        if not self.parameters:
+            return ""
+        return "*, " + ", ".join(p.signature() for p in self.parameters)

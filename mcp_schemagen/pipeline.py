@@ -1,0 +1,146 @@
+"""load -> check -> compile -> render -> format -> merge: a pure function from a project
+folder to the files that should be on disk. Only mcp_schemagen.write touches the disk."""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcp_schemagen import specs
+from mcp_schemagen.compile import compile_tools
+from mcp_schemagen.config import Config, load_config
+from mcp_schemagen.diagnostics import (
+    BuildError,
+    Diagnostic,
+    Level,
+    error,
+    has_errors,
+    pointer_join,
+    warning,
+)
+from mcp_schemagen.fingerprint import input_digests
+from mcp_schemagen.handlers.file import handlers_file, spec_to_json
+from mcp_schemagen.handlers.signatures import handler_module_spec
+from mcp_schemagen.manifest import MANIFEST_NAME, Manifest, read_manifest
+from mcp_schemagen.protocol_models import module_name, render_protocol_init, render_protocol_module
+from mcp_schemagen.provenance import sha256_text
+from mcp_schemagen.render import render_package
+from mcp_schemagen.tool_checks import check_tool
+from mcp_schemagen.tools import ToolSource, load_tools
+from mcp_schemagen.write import OutputFile
+
+Progress = Callable[[str], None]
+
+
+def quiet(_: str) -> None:
+    pass
+
+
+def stderr_progress(message: str) -> None:
+    print(f"mcp-codegen: {message}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class Plan:
+    config: Config
+    files: list[OutputFile]  # every generated file, handlers module included
+    stale: list[Path]  # files an earlier build generated that this one does not
+    warnings: list[Diagnostic]
+    tool_count: int
+
+
+def _duplicate_names(sources: list[ToolSource]) -> list[Diagnostic]:
+    by_name: dict[str, list[ToolSource]] = defaultdict(list)
+    for source in sources:
+        if isinstance(source.definition.get("name"), str):
+            by_name[source.definition["name"]].append(source)
+    problems = []
+    for name, same in by_name.items():
+        for later in same[1:]:
+            first = same[0]
+            problems.append(
+                error(
+                    later.file,
+                    pointer_join(later.pointer, "name"),
+                    f"tool name {name!r} is already used at {first.file}#{first.pointer}; "
+                    "names must be unique (case-sensitive)",
+                )
+            )
+    return problems
+
+
+def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
+    sources, problems, files = load_tools(config.root, config.tool_globs)
+    if not files:
+        globs = ", ".join(config.tool_globs)
+        problems.append(
+            error(
+                str(config.pyproject),
+                "/tool/mcp-codegen/tools",
+                f"no tool files match {globs}; add one or fix the globs",
+            )
+        )
+    for source in sources:
+        problems.extend(check_tool(source, config.revisions))
+    problems.extend(_duplicate_names(sources))
+    return sources, problems
+
+
+def plan(root: Path, progress: Progress = quiet) -> Plan:
+    config = load_config(root)
+    try:
+        sources, problems = check_sources(config)
+    except specs.SpecError as exc:
+        raise BuildError(
+            [error(str(config.pyproject), "/tool/mcp-mcp_schemagen/revisions", str(exc))]
+        ) from None
+    if has_errors(problems):
+        raise BuildError(problems)
+    progress(f"compiling {len(sources)} tools for protocol revisions {', '.join(config.revisions)}")
+    cache_dir = specs.cache_dir().parent / "types"
+    tools, compile_problems = compile_tools(sources, config.revisions, cache_dir)
+    problems.extend(compile_problems)
+    if has_errors(problems):
+        raise BuildError(problems)
+    inputs = input_digests(config)
+    provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
+    files = render_package(config, tools, provenance, specs.cache_dir().parent / "formatted")
+    for revision in config.revisions:
+        progress(f"protocol models {revision}")
+        spec = specs.load(revision)
+        files.append(
+            OutputFile(
+                config.package_dir / "protocol" / f"{module_name(revision)}.py",
+                render_protocol_module(spec),
+            )
+        )
+    files.append(
+        OutputFile(
+            config.package_dir / "protocol" / "__init__.py", render_protocol_init(config.revisions)
+        )
+    )
+    handler_spec = handler_module_spec(config, tools)
+    handlers, merge_warnings = handlers_file(config.package_dir, handler_spec)
+    warnings = [d for d in problems if d.level is Level.WARNING]
+    warnings += [warning(str(handlers.path), "", message) for message in merge_warnings]
+    outputs = {
+        f.path.relative_to(config.package_dir).as_posix(): sha256_text(f.text) for f in files
+    }
+    manifest = Manifest(
+        inputs=inputs,
+        outputs=outputs,
+        handlers_sha256=sha256_text(handlers.text),
+        handlers=spec_to_json(handler_spec),
+    )
+    previous = read_manifest(config.package_dir)
+    stale = sorted(
+        config.package_dir / relative
+        for relative in (previous.outputs if previous else {})
+        if relative not in outputs and (config.package_dir / relative).is_file()
+    )
+    files.append(handlers)
+    files.append(OutputFile(config.package_dir / MANIFEST_NAME, manifest.to_text()))
+    return Plan(config, sorted(files, key=lambda f: f.path), stale, warnings, len(tools))

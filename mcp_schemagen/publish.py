@@ -1,0 +1,58 @@
+"""A tool definition as each protocol revision's clients receive it, and what they lose.
+
+The author writes one definition against the newest revision; older clients get the same
+tool with the fields their revision does not define left out (the runtime's revision
+table decides, so generator and server agree), and a build warning says what they lose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_schemagen.runtime.protocol import BY_NAME, REVISIONS
+
+
+@dataclass(frozen=True)
+class Omission:
+    """A field an older revision's clients will not receive, and what that means for them."""
+
+    revision: str
+    field: str
+    consequence: str
+
+
+_CONSEQUENCES = {
+    "outputSchema": "the tool without outputSchema; structured results reach them as text only",
+    "annotations": "the tool without annotations (no read-only/destructive hints)",
+    "title": "the tool without title (clients show the name)",
+    "icons": "the tool without icons",
+    "execution": "the tool without execution (task support is not advertised)",
+    "_meta": "the tool without _meta",
+}
+_OBJECT_ROOT = (
+    "the tool without outputSchema, because this revision requires an object at its root; "
+    "structured results reach them as text only"
+)
+
+
+def all_published(
+    definition: dict[str, Any], revisions: tuple[str, ...]
+) -> tuple[dict[str, dict[str, Any]], list[Omission]]:
+    """Each named revision's form of the tool, and what each form leaves out."""
+    forms: dict[str, dict[str, Any]] = {}
+    omissions: list[Omission] = []
+    for name in revisions:
+        forms[name], lost = BY_NAME[name].publish_tool(definition)
+        for field, reason in lost:
+            consequence = (
+                _OBJECT_ROOT
+                if reason == "object-root"
+                else _CONSEQUENCES.get(field, f"the tool without {field}")
+            )
+            omissions.append(Omission(name, field, consequence))
+    return forms, omissions
+
+
+def known_tool_fields() -> frozenset[str]:
+    return frozenset().union(*(r.tool_fields for r in REVISIONS))

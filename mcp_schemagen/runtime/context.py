@@ -1,0 +1,94 @@
+"""What a handler can reach while it runs: logging, progress, the request's facts.
+
+    from .api import get_context
+
+    async def long_job(*, n: int) -> str:
+        ctx = get_context()
+        ctx.log("info", f"starting {n} steps")
+        for i in range(n):
+            ...
+            ctx.report_progress(i + 1, total=n)
+        return "done"
+
+Both methods are plain calls (no ``await``), so sync and async handlers use them alike.
+Cancellation (``notifications/cancelled``) cancels an async handler's task: it sees
+``asyncio.CancelledError`` at its next ``await``; no response is sent for that request.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any
+
+from .jsonrpc import RequestId, notification
+from .protocol import LOG_RANK, Revision
+from .session import Session
+
+_current: ContextVar[Context] = ContextVar("mcp_codegen_request_context")
+
+
+class Context:
+    """The tool call in progress."""
+
+    __slots__ = ("_log_rank", "_progress_token", "_session", "request_id", "revision", "tool")
+
+    def __init__(
+        self,
+        session: Session,
+        revision: Revision,
+        request_id: RequestId,
+        tool: str,
+        progress_token: RequestId | None,
+        log_rank: int | None,
+    ) -> None:
+        self._session = session
+        self._progress_token = progress_token
+        # None: follow the session's logging/setLevel; -1: send no log messages.
+        self._log_rank = log_rank
+        self.revision = revision
+        self.request_id = request_id
+        self.tool = tool
+
+    @property
+    def protocol_version(self) -> str:
+        return self.revision.name
+
+    def log(self, level: str, data: Any, *, logger: str | None = None) -> None:
+        """Send ``notifications/message`` when the client asked for ``level`` or lower:
+        by logging/setLevel (up to 2025-11-25) or by this request's ``_meta`` logLevel
+        (2026-07-28, where a request without it gets no log messages)."""
+        rank = LOG_RANK.get(level)
+        if rank is None:
+            raise ValueError(f"unknown log level {level!r}; one of {', '.join(LOG_RANK)}")
+        threshold = self._session.log_rank if self._log_rank is None else self._log_rank
+        if threshold < 0 or rank < threshold:
+            return
+        params: dict[str, Any] = {"level": level, "data": data}
+        if logger is not None:
+            params["logger"] = logger
+        self._session.send(notification("notifications/message", params))
+
+    def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Send ``notifications/progress`` when the request carried a progressToken."""
+        if self._progress_token is None:
+            return
+        params = self.revision.progress_params(self._progress_token, progress, total, message)
+        self._session.send(notification("notifications/progress", params))
+
+
+def get_context() -> Context:
+    """The context of the tool call this code runs in."""
+    try:
+        return _current.get()
+    except LookupError:
+        raise RuntimeError("get_context() is only available while a tool handler runs") from None
+
+
+def enter(context: Context) -> Any:
+    return _current.set(context)
+
+
+def leave(token: Any) -> None:
+    _current.reset(token)

@@ -1,0 +1,297 @@
+"""What each protocol revision defines for a tools server, and how it shapes messages.
+
+The one registry of revisions: the generator reads it (which revisions exist, in which
+order, what a tool looks like to each revision's clients), the server answers by it, and
+``specs/revisions.toml`` pins a schema file for exactly the names listed here (a test ties
+the two). Each revision is a subclass of the one before that overrides what changed, so
+the protocol's history reads top to bottom; the facts (field sets) are checked against
+each revision's schema.json by the tests, and where revisions differ in the *shape* of a
+message, the difference is a method here rather than a flag tested at each use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from .jsonrpc import RequestId, RpcError, error_message
+from .result import UNSET
+
+# JSON-RPC and MCP error codes.
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+MISSING_REQUIRED_CLIENT_CAPABILITY = -32021  # 2026-07-28
+UNSUPPORTED_PROTOCOL_VERSION = -32022  # 2026-07-28
+
+# Reserved `_meta` keys of the stateless (2026-07-28) request envelope.
+META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
+META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
+META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+
+# RFC 5424 severities, least severe first.
+LOG_LEVELS: tuple[str, ...] = (
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+)
+LOG_RANK: Mapping[str, int] = {level: rank for rank, level in enumerate(LOG_LEVELS)}
+
+_ANNOTATIONS_2024 = frozenset({"audience", "priority"})
+_BLOCK_2024 = frozenset({"type", "annotations"})
+_BLOCK_2025_06 = _BLOCK_2024 | {"_meta"}
+_RESOURCE_LINK = frozenset(
+    {"type", "annotations", "_meta", "uri", "name", "title", "description", "mimeType", "size"}
+)
+
+
+def _blocks(
+    base: frozenset[str], *, audio: bool, link: frozenset[str] | None
+) -> dict[str, frozenset[str]]:
+    blocks = {
+        "text": base | {"text"},
+        "image": base | {"data", "mimeType"},
+        "resource": base | {"resource"},
+    }
+    if audio:
+        blocks["audio"] = base | {"data", "mimeType"}
+    if link is not None:
+        blocks["resource_link"] = link
+    return blocks
+
+
+class Omission(NamedTuple):
+    """A field of a tool definition that a revision's clients do not receive, and why:
+    ``"undefined"`` (the revision has no such field) or ``"object-root"`` (the revision
+    requires an outputSchema with an object at its root)."""
+
+    field: str
+    reason: str
+
+
+class Revision:
+    """2024-11-05: the first revision with a tools chapter as published.
+
+    Instances are immutable singletons (one per class, in :data:`REVISIONS`); compare
+    them by identity or by ``name``.
+    """
+
+    __slots__ = ()
+
+    name: str = "2024-11-05"
+    stateless: bool = False  # no initialize: every request carries the `_meta` envelope
+    batching: bool = False  # JSON-RPC batches allowed
+    methods: frozenset[str] = frozenset(
+        {"initialize", "ping", "tools/list", "tools/call", "logging/setLevel"}
+    )
+    # Fields of each message as the schema defines them (checked by the tests).
+    tool_fields: frozenset[str] = frozenset({"name", "description", "inputSchema"})
+    tool_annotations: frozenset[str] = frozenset()
+    content: Mapping[str, frozenset[str]] = _blocks(_BLOCK_2024, audio=False, link=None)
+    annotations: frozenset[str] = _ANNOTATIONS_2024
+    resource_contents: frozenset[str] = frozenset({"uri", "mimeType", "text", "blob"})
+    call_result_fields: frozenset[str] = frozenset({"_meta", "content", "isError"})
+    list_result_fields: frozenset[str] = frozenset({"_meta", "nextCursor", "tools"})
+    initialize_result_fields: frozenset[str] = frozenset(
+        {"_meta", "capabilities", "instructions", "protocolVersion", "serverInfo"}
+    )
+    progress_fields: frozenset[str] = frozenset({"progressToken", "progress", "total"})
+
+    def __repr__(self) -> str:
+        return f"<protocol revision {self.name}>"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("protocol revisions are immutable")
+
+    # ---------------------------------------------------------------- tools/list
+
+    def publish_tool(self, definition: Mapping[str, Any]) -> tuple[dict[str, Any], list[Omission]]:
+        """The tool as this revision's clients receive it (key order kept), and what they
+        do not receive."""
+        published: dict[str, Any] = {}
+        omitted: list[Omission] = []
+        for key, value in definition.items():
+            if key not in self.tool_fields:
+                omitted.append(Omission(key, "undefined"))
+            elif key == "outputSchema" and not self.publishes_output_schema(value):
+                omitted.append(Omission(key, "object-root"))
+            elif key == "annotations" and isinstance(value, dict):
+                published[key] = {k: v for k, v in value.items() if k in self.tool_annotations}
+            else:
+                published[key] = value
+        return published, omitted
+
+    def publishes_output_schema(self, schema: Any) -> bool:
+        """Whether an outputSchema of this shape can be published (an object root)."""
+        return isinstance(schema, dict) and schema.get("type") == "object"
+
+    def list_result(
+        self, tools: list[Any], next_cursor: str | None, *, ttl_ms: int, cache_scope: str
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"tools": tools}
+        if next_cursor is not None:
+            body["nextCursor"] = next_cursor
+        return body
+
+    # ---------------------------------------------------------------- tools/call
+
+    def text_result(self, text: str) -> dict[str, Any]:
+        """The CallToolResult of a handler that returned plain text (the common case)."""
+        return {"content": [{"type": "text", "text": text}]}
+
+    def call_result(self, content: list[Any], structured: Any, is_error: bool) -> dict[str, Any]:
+        """A CallToolResult from content blocks already in this revision's form, the
+        structured result (``UNSET`` when none) and the error flag."""
+        body: dict[str, Any] = {"content": content}
+        if is_error:
+            body["isError"] = True
+        return body
+
+    def invalid_arguments(self, text: str, problems: list[str]) -> dict[str, Any]:
+        """What a call with arguments that fail the inputSchema gets: a JSON-RPC error here,
+        a tool execution error (so the model can correct itself) from 2025-11-25."""
+        raise RpcError(INVALID_PARAMS, text, {"errors": problems})
+
+    # ---------------------------------------------------------------- envelopes
+
+    def stamp(self, body: dict[str, Any], server_meta: Mapping[str, Any]) -> dict[str, Any]:
+        """A result body as sent: the stateless era adds resultType and serverInfo."""
+        return body
+
+    def error(self, request_id: RequestId | None, failure: RpcError) -> bytes:
+        """An error response; without a usable request id, JSON-RPC 2.0's ``id: null``."""
+        return error_message(request_id, failure, null_id=True)
+
+    def progress_params(
+        self, token: RequestId, progress: float, total: float | None, message: str | None
+    ) -> dict[str, Any]:
+        params: dict[str, Any] = {"progressToken": token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        return params
+
+
+class Revision2025_03_26(Revision):
+    __slots__ = ()
+    name = "2025-03-26"
+    batching = True
+    tool_fields = Revision.tool_fields | {"annotations"}
+    tool_annotations = frozenset(
+        {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+    )
+    content = _blocks(_BLOCK_2024, audio=True, link=None)
+    progress_fields = Revision.progress_fields | {"message"}
+
+    def progress_params(
+        self, token: RequestId, progress: float, total: float | None, message: str | None
+    ) -> dict[str, Any]:
+        params = super().progress_params(token, progress, total, message)
+        if message is not None:
+            params["message"] = message
+        return params
+
+
+class Revision2025_06_18(Revision2025_03_26):
+    __slots__ = ()
+    name = "2025-06-18"
+    batching = False
+    tool_fields = Revision2025_03_26.tool_fields | {"title", "outputSchema", "_meta"}
+    content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK)
+    annotations = _ANNOTATIONS_2024 | {"lastModified"}
+    resource_contents = Revision2025_03_26.resource_contents | {"_meta"}
+    call_result_fields = Revision2025_03_26.call_result_fields | {"structuredContent"}
+
+    def call_result(self, content: list[Any], structured: Any, is_error: bool) -> dict[str, Any]:
+        body = super().call_result(content, structured, is_error)
+        if self._carries_structured(structured):
+            body["structuredContent"] = structured
+        return body
+
+    def _carries_structured(self, structured: Any) -> bool:
+        return type(structured) is dict  # an object only (UNSET is not a dict)
+
+
+class Revision2025_11_25(Revision2025_06_18):
+    __slots__ = ()
+    name = "2025-11-25"
+    tool_fields = Revision2025_06_18.tool_fields | {"icons", "execution"}
+    content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK | {"icons"})
+    progress_fields = Revision2025_06_18.progress_fields | {"_meta"}
+
+    def invalid_arguments(self, text: str, problems: list[str]) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": text}], "isError": True}
+
+    def error(self, request_id: RequestId | None, failure: RpcError) -> bytes:
+        return error_message(request_id, failure, null_id=False)  # id may be left out
+
+
+class Revision2026_07_28(Revision2025_11_25):
+    __slots__ = ()
+    name = "2026-07-28"
+    stateless = True
+    methods = frozenset({"server/discover", "tools/list", "tools/call"})
+    tool_fields = Revision2025_11_25.tool_fields - {"execution"}
+    call_result_fields = Revision2025_11_25.call_result_fields | {"resultType"}
+    list_result_fields = Revision2025_11_25.list_result_fields | {
+        "resultType",
+        "ttlMs",
+        "cacheScope",
+    }
+    initialize_result_fields = frozenset()  # no initialize in the stateless era
+
+    def publishes_output_schema(self, schema: Any) -> bool:
+        return True  # any JSON Schema
+
+    def _carries_structured(self, structured: Any) -> bool:
+        return structured is not UNSET  # any JSON value
+
+    def list_result(
+        self, tools: list[Any], next_cursor: str | None, *, ttl_ms: int, cache_scope: str
+    ) -> dict[str, Any]:
+        body = super().list_result(tools, next_cursor, ttl_ms=ttl_ms, cache_scope=cache_scope)
+        body["ttlMs"] = ttl_ms
+        body["cacheScope"] = cache_scope
+        return body
+
+    def stamp(self, body: dict[str, Any], server_meta: Mapping[str, Any]) -> dict[str, Any]:
+        body["resultType"] = "complete"
+        body["_meta"] = server_meta
+        return body
+
+
+# Oldest first: the order of the protocol's history, and the only order of revisions.
+REVISIONS: tuple[Revision, ...] = (
+    Revision(),
+    Revision2025_03_26(),
+    Revision2025_06_18(),
+    Revision2025_11_25(),
+    Revision2026_07_28(),
+)
+BY_NAME: Mapping[str, Revision] = {r.name: r for r in REVISIONS}
+NAMES: tuple[str, ...] = tuple(BY_NAME)
+
+
+def ordered(names: Iterable[str]) -> tuple[Revision, ...]:
+    """The revisions named, oldest first; ``KeyError`` for a name not in the registry."""
+    wanted = set(names)
+    unknown = wanted - BY_NAME.keys()
+    if unknown:
+        raise KeyError(f"unknown protocol revisions: {sorted(unknown)}; known: {list(NAMES)}")
+    return tuple(r for r in REVISIONS if r.name in wanted)
+
+
+def newest(names: Iterable[str]) -> Revision:
+    """The newest of the revisions named, by the registry's order (never by string)."""
+    chosen = ordered(names)
+    if not chosen:
+        raise ValueError("no protocol revision named")
+    return chosen[-1]

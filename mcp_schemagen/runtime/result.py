@@ -1,0 +1,38 @@
+"""An explicit tool result, and the error a handler raises to report a failure.
+
+A handler usually returns its structured output (tools with an outputSchema), or text,
+a content block, or a list of them. It returns ``ToolResult`` to send both content
+blocks and structured output, or to report a failure the model should see
+(``is_error=True``) without raising. Raising ``ToolError`` does the same for a plain
+message: the client gets an ``isError`` result with that text, and the server logs no
+traceback, since the failure was expected (any other exception is logged as a bug).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .content import ContentBlock
+
+
+class _Unset:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    content: Sequence[ContentBlock | str] = field(default_factory=tuple)
+    structured: Any = UNSET  # the structuredContent; UNSET leaves it out
+    is_error: bool = False
+
+
+class ToolError(Exception):
+    """A failure the model should read (an ``isError`` result with this message)."""

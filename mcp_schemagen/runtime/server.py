@@ -1,0 +1,483 @@
+"""The protocol core: JSON-RPC bytes in, JSON-RPC bytes out, in each client's revision.
+
+Transport-free. A transport makes one ``Session`` per connection and passes every
+incoming message to ``Server.receive``, which returns the reply right away (``bytes``,
+or ``None`` for notifications) or, for an async handler, an awaitable of it.
+Notifications a handler sends (log, progress) go out through ``Session.send``.
+
+Two eras share one server. A request whose ``_meta`` names a stateless revision
+(2026-07-28) is answered in that revision's form, with nothing remembered between
+requests. Otherwise the revision is the one the connection negotiated with
+``initialize`` (2024-11-05 to 2025-11-25).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import sys
+import traceback
+from collections.abc import Awaitable, Iterable, Sequence
+from typing import Any
+
+import orjson
+
+from . import jsonrpc
+from .context import Context, enter, leave
+from .jsonrpc import RequestId, RpcError, is_request_id
+from .protocol import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    LOG_RANK,
+    META_CLIENT_CAPABILITIES,
+    META_LOG_LEVEL,
+    META_PROTOCOL_VERSION,
+    META_SERVER_INFO,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    Revision,
+    ordered,
+)
+from .registry import ToolEntry
+from .session import Send, Session
+from .toolcall import Tool
+
+Reply = bytes | None | Awaitable[bytes | None]
+
+_loads = orjson.loads
+_JSONDecodeError = orjson.JSONDecodeError
+_CURSOR_PREFIX = b"tools:"
+_PLAIN = frozenset({str, dict, list, type(None)})  # return values that are never awaitable
+
+
+class Server:
+    """An MCP tools server.
+
+    ``tools`` in the order tools/list publishes them; ``revisions`` the protocol revisions
+    it speaks (each tool's ``published`` has a definition for every one of them);
+    ``page_size`` tools per tools/list page (``None``: one page); ``ttl_ms`` and
+    ``cache_scope`` the caching hints of 2026-07-28 tools/list and server/discover.
+    """
+
+    def __init__(
+        self,
+        *,
+        tools: Sequence[ToolEntry],
+        name: str,
+        version: str,
+        revisions: Iterable[str],
+        page_size: int | None = 100,
+        instructions: str | None = None,
+        ttl_ms: int = 300_000,
+        cache_scope: str = "public",
+    ) -> None:
+        wanted = set(revisions)
+        try:
+            chosen = ordered(wanted)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+        if not chosen:
+            raise ValueError("a server speaks at least one protocol revision")
+        if page_size is not None and page_size < 1:
+            raise ValueError("page_size is a positive number of tools, or None")
+        if cache_scope not in ("public", "private"):
+            raise ValueError("cache_scope is 'public' or 'private'")
+        self.name = name
+        self.version = version
+        self.instructions = instructions
+        self.page_size = page_size
+        self.ttl_ms = ttl_ms
+        self.cache_scope = cache_scope
+        self.revisions: tuple[Revision, ...] = chosen
+        self.supported: list[str] = [r.name for r in chosen]
+        self._by_name = {r.name: r for r in chosen}
+        self._legacy = [r for r in chosen if not r.stateless]
+        self._has_stateless = any(r.stateless for r in chosen)
+        self._latest = chosen[-1]
+        # initialize is always answered: a stateless-only server refuses it with -32022.
+        self._methods = frozenset({"initialize"}).union(*(r.methods for r in chosen))
+        self.tools: dict[str, Tool] = {}
+        for entry in tools:
+            if entry.name in self.tools:
+                raise ValueError(f"two tools are named {entry.name!r}")
+            missing = wanted - entry.published.keys()
+            if missing:
+                raise ValueError(f"tool {entry.name!r} has no definition for {sorted(missing)}")
+            for revision in chosen:
+                extra = entry.published[revision.name].keys() - revision.tool_fields
+                if extra:
+                    raise ValueError(
+                        f"tool {entry.name!r} as published for {revision.name} has fields that"
+                        f" revision does not define: {sorted(extra)}"
+                    )
+            self.tools[entry.name] = Tool(entry)
+        self._server_info = {"name": name, "version": version}
+        self._capabilities = {"logging": {}, "tools": {"listChanged": False}}
+        self._stamp = {META_SERVER_INFO: self._server_info}
+        self._pages: dict[str, list[bytes]] = {}
+        self._default_session = Session()
+
+    # ----------------------------------------------------------------- entry points
+
+    def session(self, send: Send | None = None) -> Session:
+        """A new connection; ``send`` delivers notifications (log, progress) to it."""
+        return Session(send)
+
+    async def handle_message(
+        self, raw: bytes | bytearray | memoryview | str, session: Session | None = None
+    ) -> bytes | None:
+        """Handle one message in process and return the reply (``None``: nothing to send)."""
+        reply = self.receive(raw, self._default_session if session is None else session)
+        if reply is None or type(reply) is bytes:
+            return reply
+        assert not isinstance(reply, bytes)
+        return await reply
+
+    def receive(self, raw: bytes | bytearray | memoryview | str, session: Session) -> Reply:
+        """Handle one message; bad input gets an error reply, never an exception."""
+        try:
+            message = _loads(raw)
+        except _JSONDecodeError:
+            return self.error_reply(None, RpcError(PARSE_ERROR, "Parse error"), session)
+        kind = type(message)
+        if kind is dict:
+            return self._one(message, session)
+        if kind is list:
+            return self._batch(message, session)
+        return self.error_reply(None, RpcError(INVALID_REQUEST, "Invalid Request"), session)
+
+    # ------------------------------------------------------------------ messages
+
+    def _one(self, message: dict[str, Any], session: Session) -> Reply:
+        method = message.get("method")
+        if "id" not in message:
+            if type(method) is str:
+                self._notification(method, message.get("params"), session)
+                return None
+            if "result" in message or "error" in message:
+                return None  # an answer to nothing we asked
+            return self.error_reply(None, RpcError(INVALID_REQUEST, "Invalid Request"), session)
+        request_id = message["id"]
+        if method is None and ("result" in message or "error" in message):
+            return None  # this server sends no requests, so it awaits no responses
+        id_type = type(request_id)
+        if id_type is not str and id_type is not int:
+            failure = RpcError(
+                INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
+            )
+            return self.error_reply(None, failure, session)
+        if message.get("jsonrpc") != "2.0" or type(method) is not str:
+            return jsonrpc.error(request_id, RpcError(INVALID_REQUEST, "Invalid Request"))
+        params = message.get("params")
+        if params is None:
+            params = {}
+        elif type(params) is not dict:
+            return jsonrpc.error(request_id, RpcError(INVALID_PARAMS, "params must be an object"))
+        try:
+            return self._request(request_id, method, params, session)
+        except RpcError as failure:
+            return jsonrpc.error(request_id, failure)
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, "Internal error"))
+
+    def _batch(self, messages: list[Any], session: Session) -> Reply:
+        revision = session.revision
+        if revision is None or not revision.batching:
+            where = f" in protocol revision {revision.name}" if revision is not None else ""
+            failure = RpcError(INVALID_REQUEST, f"JSON-RPC batches are not supported{where}")
+            return self.error_reply(None, failure, session)
+        if not messages:
+            return self.error_reply(
+                None, RpcError(INVALID_REQUEST, "Invalid Request: empty batch"), session
+            )
+        replies: list[bytes | asyncio.Future[bytes | None]] = []
+        for message in messages:
+            if type(message) is not dict:
+                reply: Reply = self.error_reply(
+                    None, RpcError(INVALID_REQUEST, "Invalid Request"), session
+                )
+            elif message.get("method") == "initialize" and is_request_id(message.get("id")):
+                failure = RpcError(INVALID_REQUEST, "initialize must not be part of a batch")
+                reply = jsonrpc.error(message["id"], failure)
+            else:
+                reply = self._one(message, session)
+            if reply is None:
+                continue
+            if type(reply) is bytes:
+                replies.append(reply)
+            else:
+                assert not isinstance(reply, bytes)
+                replies.append(asyncio.ensure_future(reply))
+        if not replies:
+            return None
+        if all(type(r) is bytes for r in replies):
+            return b"[" + b",".join(r for r in replies if type(r) is bytes) + b"]"
+        return _join_batch(replies)
+
+    def _notification(self, method: str, params: Any, session: Session) -> None:
+        if method == "notifications/cancelled":
+            if type(params) is dict:
+                session.cancel(params.get("requestId"))
+        elif method == "notifications/initialized":
+            session.initialized = True
+        # Any other notification (progress, roots changed, ...) asks nothing of a tools server.
+
+    def error_reply(
+        self, request_id: RequestId | None, failure: RpcError, session: Session
+    ) -> bytes:
+        return (session.revision or self._latest).error(request_id, failure)
+
+    # ------------------------------------------------------------------ requests
+
+    def _request(
+        self, request_id: RequestId, method: str, params: dict[str, Any], session: Session
+    ) -> Reply:
+        if method not in self._methods:
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        if method == "initialize":
+            return jsonrpc.result(request_id, self._initialize(params, session))
+        meta = params.get("_meta")
+        if type(meta) is not dict:
+            meta = None
+        version = None if meta is None else meta.get(META_PROTOCOL_VERSION)
+        log_rank: int | None = None  # follow the session's logging/setLevel
+        if version is not None:
+            revision = self._by_name.get(version) if type(version) is str else None
+            if revision is None:
+                raise self._unsupported(version)
+            if revision.stateless:
+                assert meta is not None
+                if type(meta.get(META_CLIENT_CAPABILITIES)) is not dict:
+                    raise RpcError(
+                        INVALID_PARAMS,
+                        f"Missing _meta {META_CLIENT_CAPABILITIES} (an object; {{}} declares none)",
+                    )
+                log_rank = _log_rank(meta.get(META_LOG_LEVEL))
+            elif session.revision is not None:
+                revision = session.revision
+        elif session.revision is not None:
+            revision = session.revision
+        elif method == "ping":
+            return jsonrpc.result(request_id, {})
+        else:
+            raise RpcError(INVALID_PARAMS, self._no_revision_message())
+        if method not in revision.methods:
+            raise RpcError(
+                METHOD_NOT_FOUND, f"Method not found in protocol revision {revision.name}: {method}"
+            )
+        if method == "tools/call":
+            return self._call(request_id, params, meta, revision, log_rank, session)
+        if method == "tools/list":
+            return jsonrpc.cached_result(request_id, self._page(revision, params.get("cursor")))
+        if method == "server/discover":
+            return jsonrpc.result(request_id, self._discover())
+        if method == "logging/setLevel":
+            rank = _log_rank(params.get("level"))
+            if rank < 0:
+                raise RpcError(INVALID_PARAMS, "logging/setLevel needs a level")
+            session.log_rank = rank
+            return jsonrpc.result(request_id, {})
+        if method == "ping":
+            return jsonrpc.result(request_id, {})
+        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")  # pragma: no cover
+
+    def _no_revision_message(self) -> str:
+        if self._has_stateless and self._legacy:
+            return (
+                f"Missing _meta {META_PROTOCOL_VERSION} and {META_CLIENT_CAPABILITIES}; "
+                "send them on every request, or initialize first"
+            )
+        if self._has_stateless:
+            return f"Missing _meta {META_PROTOCOL_VERSION} and {META_CLIENT_CAPABILITIES}"
+        return "The connection is not initialized: send initialize first"
+
+    def _unsupported(self, requested: Any) -> RpcError:
+        if type(requested) is not str:
+            return RpcError(INVALID_PARAMS, f"_meta {META_PROTOCOL_VERSION} must be a string")
+        return RpcError(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+            {"requested": requested, "supported": self.supported},
+        )
+
+    def _initialize(self, params: dict[str, Any], session: Session) -> dict[str, Any]:
+        requested = params.get("protocolVersion")
+        if type(requested) is not str:
+            raise RpcError(INVALID_PARAMS, "initialize needs protocolVersion, a string")
+        if not self._legacy:
+            raise self._unsupported(requested)
+        revision = self._by_name.get(requested)
+        if revision is None or revision.stateless:
+            revision = self._legacy[-1]  # the newest revision this server negotiates
+        session.revision = revision
+        session.initialized = False
+        session.log_rank = 0
+        capabilities = params.get("capabilities")
+        session.client_capabilities = capabilities if type(capabilities) is dict else {}
+        info = params.get("clientInfo")
+        session.client_info = info if type(info) is dict else {}
+        body: dict[str, Any] = {
+            "protocolVersion": revision.name,
+            "capabilities": self._capabilities,
+            "serverInfo": self._server_info,
+        }
+        if self.instructions is not None:
+            body["instructions"] = self.instructions
+        return body
+
+    def _discover(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "supportedVersions": self.supported,
+            "capabilities": self._capabilities,
+            "ttlMs": self.ttl_ms,
+            "cacheScope": self.cache_scope,
+            "resultType": "complete",
+            "_meta": self._stamp,
+        }
+        if self.instructions is not None:
+            body["instructions"] = self.instructions
+        return body
+
+    # ----------------------------------------------------------------- tools/list
+
+    def _page(self, revision: Revision, cursor: Any) -> bytes:
+        pages = self._pages.get(revision.name)
+        if pages is None:
+            pages = self._pages[revision.name] = self._encode_pages(revision)
+        if cursor is None:
+            return pages[0]
+        index = _page_index(cursor)
+        if index is None or not 0 < index < len(pages):
+            raise RpcError(INVALID_PARAMS, "Invalid cursor")
+        return pages[index]
+
+    def _encode_pages(self, revision: Revision) -> list[bytes]:
+        published = [tool.entry.published[revision.name] for tool in self.tools.values()]
+        size = self.page_size or max(len(published), 1)
+        chunks = [published[i : i + size] for i in range(0, len(published), size)] or [[]]
+        pages = []
+        for index, chunk in enumerate(chunks):
+            cursor = None
+            if index + 1 < len(chunks):
+                cursor = base64.urlsafe_b64encode(b"%s%d" % (_CURSOR_PREFIX, index + 1)).decode()
+            body = revision.list_result(
+                chunk, cursor, ttl_ms=self.ttl_ms, cache_scope=self.cache_scope
+            )
+            pages.append(orjson.dumps(revision.stamp(body, self._stamp)))
+        return pages
+
+    # ----------------------------------------------------------------- tools/call
+
+    def _call(
+        self,
+        request_id: RequestId,
+        params: dict[str, Any],
+        meta: dict[str, Any] | None,
+        revision: Revision,
+        log_rank: int | None,
+        session: Session,
+    ) -> Reply:
+        name = params.get("name")
+        if type(name) is not str:
+            raise RpcError(INVALID_PARAMS, "tools/call needs the tool's name")
+        tool = self.tools.get(name)
+        if tool is None:
+            raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        elif type(arguments) is not dict:
+            raise RpcError(INVALID_PARAMS, f"Invalid arguments for tool {name}: not a JSON object")
+        problems = tool.invalid(arguments)
+        if problems is not None:
+            text = f"Invalid arguments for tool {name}: " + "; ".join(problems)
+            body = revision.invalid_arguments(text, problems)
+            return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
+        kwargs = tool.keyword_arguments(arguments)
+        token = None if meta is None else meta.get("progressToken")
+        context = Context(
+            session, revision, request_id, name, token if is_request_id(token) else None, log_rank
+        )
+        # The context is entered around the call, and a task made here copies it, so an
+        # async handler sees it for its whole run.
+        entered = enter(context)
+        try:
+            value = tool.handler(**kwargs)
+            if tool.is_async or (type(value) not in _PLAIN and hasattr(value, "__await__")):
+                task = asyncio.ensure_future(
+                    self._complete(tool, value, request_id, revision, session)
+                )
+                session.track(request_id, task)
+                if hasattr(value, "close"):  # cancelled before it ran: close it quietly
+                    task.add_done_callback(lambda _: value.close())
+                return task
+        except Exception as exc:
+            value = tool.failure(exc)
+        finally:
+            leave(entered)
+        return self._respond(tool, value, request_id, revision)
+
+    async def _complete(
+        self,
+        tool: Tool,
+        running: Awaitable[Any],
+        request_id: RequestId,
+        revision: Revision,
+        session: Session,
+    ) -> bytes:
+        try:
+            value = await running
+        except Exception as exc:
+            value = tool.failure(exc)
+        finally:
+            session.forget(request_id, asyncio.current_task())
+        return self._respond(tool, value, request_id, revision)
+
+    def _respond(self, tool: Tool, value: Any, request_id: RequestId, revision: Revision) -> bytes:
+        try:
+            return jsonrpc.result(
+                request_id, revision.stamp(tool.result(value, revision), self._stamp)
+            )
+        except RpcError as failure:
+            return jsonrpc.error(request_id, failure)
+
+
+def _log_rank(level: Any) -> int:
+    """The rank of a log level; -1 (send nothing) when absent."""
+    if level is None:
+        return -1
+    rank = LOG_RANK.get(level) if type(level) is str else None
+    if rank is None:
+        raise RpcError(INVALID_PARAMS, f"Invalid log level {level!r}; one of {', '.join(LOG_RANK)}")
+    return rank
+
+
+def _page_index(cursor: Any) -> int | None:
+    if type(cursor) is not str:
+        return None
+    try:
+        decoded = base64.urlsafe_b64decode(cursor.encode("ascii"))
+    except (ValueError, binascii.Error, UnicodeEncodeError):
+        return None
+    if not decoded.startswith(_CURSOR_PREFIX):
+        return None
+    digits = decoded[len(_CURSOR_PREFIX) :]
+    return int(digits) if digits.isdigit() and len(digits) < 10 else None
+
+
+async def _join_batch(replies: list[bytes | asyncio.Future[bytes | None]]) -> bytes | None:
+    running = [r for r in replies if isinstance(r, asyncio.Future)]
+    await asyncio.wait(running)
+    parts: list[bytes] = []
+    for reply in replies:
+        if isinstance(reply, bytes):
+            parts.append(reply)
+        elif not reply.cancelled() and reply.exception() is None:
+            done = reply.result()  # a cancelled request gets no response
+            if done is not None:
+                parts.append(done)
+    return b"[" + b",".join(parts) + b"]" if parts else None

@@ -1,0 +1,139 @@
+"""One tool, ready to call: validators compiled, arguments mapped, results shaped."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import sys
+import traceback
+from typing import Any
+
+from .conversion import OutputError, content_of, for_revision, json_text, json_value, text_block
+from .jsonrpc import RpcError
+from .protocol import INTERNAL_ERROR, Revision
+from .registry import ToolEntry
+from .result import UNSET, ToolError, ToolResult
+from .validation import Validator, compile_validator, describe_errors
+
+_IMMUTABLE = (str, int, float, bool, type(None))
+
+
+class Tool:
+    """A ToolEntry compiled for serving."""
+
+    __slots__ = (
+        "_defaults",
+        "_keys",
+        "_renames",
+        "_whole",
+        "entry",
+        "handler",
+        "is_async",
+        "name",
+        "output_validator",
+        "validator",
+    )
+
+    def __init__(self, entry: ToolEntry) -> None:
+        self.entry = entry
+        self.name = entry.name
+        self.handler = entry.handler
+        self.is_async = inspect.iscoroutinefunction(entry.handler)
+        self.validator: Validator = compile_validator(entry.input_schema)
+        self.output_validator: Validator | None = (
+            None if entry.output_schema is None else compile_validator(entry.output_schema)
+        )
+        self._whole = entry.whole_arguments
+        self._keys = frozenset(entry.arguments)
+        # JSON names that are already the Python names need no copy of the arguments.
+        self._renames = any(k != v for k, v in entry.arguments.items())
+        self._defaults: tuple[tuple[str, Any, bool], ...] = tuple(
+            (key, value, not isinstance(value, _IMMUTABLE)) for key, value in entry.defaults.items()
+        )
+
+    def invalid(self, arguments: dict[str, Any]) -> list[str] | None:
+        """None when the arguments are valid, else what is wrong with them."""
+        if self.validator.is_valid(arguments):
+            return None
+        return describe_errors(self.validator, arguments) or ["the arguments are invalid"]
+
+    def keyword_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The handler's keyword arguments: defaults filled in (fresh copies), JSON names
+        mapped to Python names; arguments the handler does not declare are dropped."""
+        for key, value, mutable in self._defaults:
+            if key not in arguments:
+                arguments[key] = copy.deepcopy(value) if mutable else value
+        if self._whole is not None:
+            return {self._whole: arguments}
+        if not self._renames and arguments.keys() <= self._keys:
+            return arguments
+        names = self.entry.arguments
+        return {names[k]: v for k, v in arguments.items() if k in names}
+
+    def failure(self, exc: BaseException) -> ToolResult:
+        """A handler exception as the model sees it: an isError result with its message."""
+        if not isinstance(exc, ToolError):  # an expected failure needs no traceback
+            print(f"tool {self.name!r} raised:", file=sys.stderr)
+            traceback.print_exception(exc, file=sys.stderr)
+        message = str(exc) or type(exc).__name__
+        if isinstance(exc, NotImplementedError):
+            message = f"Tool {self.name} is not implemented yet ({message})"
+        return ToolResult(content=[message], is_error=True)
+
+    def result(self, value: Any, revision: Revision) -> dict[str, Any]:
+        """The CallToolResult body (without the stateless era's stamp) for a return value."""
+        if type(value) is str and self.output_validator is None:
+            return revision.text_result(value)  # the common case, fast
+        try:
+            return self._result(value, revision)
+        except OutputError as exc:
+            raise RpcError(
+                INTERNAL_ERROR, f"Tool {self.name} returned an invalid result: {exc}"
+            ) from None
+
+    def _result(self, value: Any, revision: Revision) -> dict[str, Any]:
+        is_error = False
+        if isinstance(value, ToolResult):
+            content = content_of(list(value.content))
+            structured = json_value(value.structured)
+            is_error = value.is_error
+        elif self.output_validator is not None:
+            content = []
+            structured = json_value(value)
+        else:
+            content = content_of(value)
+            structured = UNSET
+        if self.output_validator is not None and not is_error:
+            self._check_output(structured)
+        if structured is not UNSET and not content:
+            content = [text_block(json_text(structured))]
+        return revision.call_result(for_revision(content, revision), structured, is_error)
+
+    def _check_output(self, structured: Any) -> None:
+        validator = self.output_validator
+        assert validator is not None
+        if structured is UNSET:
+            raise RpcError(
+                INTERNAL_ERROR,
+                f"Tool {self.name} returned no structured content, but it declares an outputSchema",
+            )
+        try:
+            valid = validator.is_valid(structured)
+        except (ValueError, TypeError) as exc:
+            raise RpcError(
+                INTERNAL_ERROR, f"Tool {self.name} returned non-JSON data: {exc}"
+            ) from None
+        if not valid:
+            errors = describe_errors(validator, structured)
+            raise RpcError(
+                INTERNAL_ERROR,
+                f"Tool {self.name} returned structured content not matching its outputSchema",
+                {"errors": [_about_result(e) for e in errors]},
+            )
+
+
+def _about_result(message: str) -> str:
+    # describe_errors speaks of arguments; here the instance is the structured result.
+    if message.startswith("argument "):
+        return "result field " + message[len("argument ") :]
+    return message.replace("the arguments", "the result", 1)

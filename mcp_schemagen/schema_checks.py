@@ -1,0 +1,176 @@
+"""inputSchema and outputSchema: dialect, metaschema, references, and that they compile."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
+
+import jsonschema
+import jsonschema.exceptions
+
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
+from mcp_schemagen.runtime.validation import compile_validator
+
+DRAFT7 = "draft7"
+DRAFT202012 = "2020-12"
+_DIALECTS = {
+    "https://json-schema.org/draft/2020-12/schema": DRAFT202012,
+    "https://json-schema.org/draft/2020-12/schema#": DRAFT202012,
+    "http://json-schema.org/draft-07/schema#": DRAFT7,
+    "http://json-schema.org/draft-07/schema": DRAFT7,
+}
+_META_VALIDATORS = {
+    DRAFT202012: jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA),
+    DRAFT7: jsonschema.Draft7Validator(jsonschema.Draft7Validator.META_SCHEMA),
+}
+
+
+def dialect_of(schema: Any) -> str | None:
+    """The schema's dialect; None when ``$schema`` names one we do not support."""
+    if not isinstance(schema, dict) or "$schema" not in schema:
+        return DRAFT202012
+    return _DIALECTS.get(schema["$schema"]) if isinstance(schema["$schema"], str) else None
+
+
+def check_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+    dialect = dialect_of(schema)
+    if dialect is None:
+        return [
+            error(
+                file,
+                pointer_join(pointer, "$schema"),
+                f"unsupported JSON Schema dialect {schema.get('$schema')!r}; use "
+                '"https://json-schema.org/draft/2020-12/schema" (the default) or '
+                '"http://json-schema.org/draft-07/schema#"',
+            )
+        ]
+    problems = _metaschema_problems(schema, dialect, file, pointer)
+    if problems:
+        return problems
+    problems = list(_reference_problems(schema, file, pointer))
+    if problems:
+        return problems
+    return _compile_problems(schema, file, pointer)
+
+
+def _metaschema_problems(schema: Any, dialect: str, file: str, pointer: str) -> list[Diagnostic]:
+    found = []
+    for failure in _META_VALIDATORS[dialect].iter_errors(schema):
+        best = jsonschema.exceptions.best_match([failure])
+        where = pointer_join(pointer, *best.absolute_path)
+        found.append(error(file, where, f"not a valid {dialect} JSON Schema: {best.message}"))
+    return sorted(set(found))
+
+
+def _compile_problems(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+    try:
+        compile_validator(schema)
+    except Exception as exc:  # jsonschema-rs reports bad regexes and references this way
+        message = str(exc).split("\n", 1)[0]
+        path = list(getattr(exc, "instance_path", []) or [])
+        return [error(file, pointer_join(pointer, *path), f"schema does not compile: {message}")]
+    return []
+
+
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
+# Keywords whose value maps names to subschemas: a property may be called "default".
+_NAME_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+
+
+@dataclass(frozen=True)
+class _Node:
+    schema: dict[str, Any]
+    pointer: str
+    base: str  # base URI in force at this node
+    resource: dict[str, Any]  # the schema resource (nearest $id, or the root) holding it
+
+
+def _nodes(node: Any, pointer: str, base: str, resource: Any) -> Iterator[_Node]:
+    """Every subschema object, skipping values that are data (enum, const, default)."""
+    if isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _nodes(item, pointer_join(pointer, index), base, resource)
+        return
+    if not isinstance(node, dict):
+        return
+    if isinstance(node.get("$id"), str):
+        base, resource = urljoin(base, node["$id"]), node
+    yield _Node(node, pointer, base, resource)
+    for key, value in node.items():
+        where = pointer_join(pointer, key)
+        if key in _NAME_MAPS and isinstance(value, dict):
+            for name, subschema in value.items():
+                yield from _nodes(subschema, pointer_join(where, name), base, resource)
+        elif key not in _DATA_KEYWORDS:
+            yield from _nodes(value, where, base, resource)
+
+
+def _resolve_pointer(root: Any, fragment: str) -> bool:
+    node = root
+    for raw in fragment.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False
+    return True
+
+
+def _reference_problems(schema: Any, file: str, pointer: str) -> Iterator[Diagnostic]:
+    root_base = schema.get("$id", "") if isinstance(schema, dict) else ""
+    nodes = list(_nodes(schema, pointer, root_base if isinstance(root_base, str) else "", schema))
+    internal = {urldefrag(n.base).url for n in nodes if isinstance(n.schema.get("$id"), str)}
+    anchors = {
+        n.schema[k]
+        for n in nodes
+        for k in ("$anchor", "$dynamicAnchor")
+        if isinstance(n.schema.get(k), str)
+    }
+    for node in nodes:
+        for keyword in ("$ref", "$dynamicRef"):
+            reference = node.schema.get(keyword)
+            if isinstance(reference, str):
+                yield from _check_reference(
+                    keyword, reference, node, schema, internal, anchors, file
+                )
+
+
+def _check_reference(
+    keyword: str,
+    reference: str,
+    node: _Node,
+    schema: Any,
+    internal: set[str],
+    anchors: set[Any],
+    file: str,
+) -> Iterator[Diagnostic]:
+    where = pointer_join(node.pointer, keyword)
+    target, fragment = urldefrag(urljoin(node.base, reference))
+    fragment = unquote(fragment)
+    if target and target not in internal:
+        kind = (
+            "network URI"
+            if target.startswith(("http://", "https://"))
+            else "file or external document"
+        )
+        yield error(
+            file,
+            where,
+            f"{keyword} {reference!r} points to a {kind}; references are never fetched or "
+            'read. Copy the referenced schema under "$defs" and use "#/$defs/NAME"',
+        )
+        return
+    document = node.resource if not target or target == urldefrag(node.base).url else schema
+    if fragment.startswith("/") or fragment == "":
+        if not _resolve_pointer(document, fragment):
+            yield error(file, where, f"{keyword} {reference!r} does not resolve inside this schema")
+    elif fragment not in anchors:
+        yield error(
+            file, where, f"{keyword} {reference!r} names an anchor this schema does not define"
+        )

@@ -1,0 +1,120 @@
+"""Checks of each tool definition: its name, its fields, and the Tool definition of every
+protocol revision the project targets."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import cache
+from typing import Any
+
+import jsonschema
+import jsonschema.exceptions
+
+from mcp_schemagen import specs
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.publish import all_published, known_tool_fields
+from mcp_schemagen.schema_checks import check_schema
+from mcp_schemagen.tools import ToolSource
+
+# SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
+
+
+@cache
+def _tool_validator(revision: str) -> jsonschema.protocols.Validator:
+    document = specs.load(revision).document
+    definitions = "$defs" if "$defs" in document else "definitions"
+    schema = {**document, "$ref": f"#/{definitions}/Tool"}
+    cls = jsonschema.validators.validator_for(document)
+    validator: jsonschema.protocols.Validator = cls(schema)
+    return validator
+
+
+def check_name(source: ToolSource) -> list[Diagnostic]:
+    name = source.definition.get("name")
+    where = pointer_join(source.pointer, "name")
+    if not isinstance(name, str):
+        return [error(source.file, where, 'a tool needs a "name" string')]
+    if not _TOOL_NAME.fullmatch(name):
+        return [
+            error(
+                source.file,
+                where,
+                f"tool name {name!r} must be 1 to 128 characters of A-Z a-z 0-9 _ - . "
+                "(no spaces, newlines or other characters)",
+            )
+        ]
+    return []
+
+
+def check_fields(source: ToolSource) -> list[Diagnostic]:
+    known = known_tool_fields()
+    problems = []
+    for key in source.definition:
+        if key in known:
+            continue
+        guess = difflib.get_close_matches(key, sorted(known), n=1)
+        hint = (
+            f"; did you mean {guess[0]!r}?"
+            if guess
+            else f"; tools define {', '.join(sorted(known))}"
+        )
+        problems.append(
+            error(
+                source.file, pointer_join(source.pointer, key), f"unknown tool field {key!r}{hint}"
+            )
+        )
+    return problems
+
+
+def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
+    """Each revision's clients receive a definition valid for that revision; what older
+    clients lose is one warning per field, naming the revisions."""
+    forms, omissions = all_published(source.definition, revisions)
+    problems: list[Diagnostic] = []
+    reported: set[tuple[str, str]] = set()
+    newest = revisions[-1]
+    for revision in reversed(revisions):
+        for failure in _tool_validator(revision).iter_errors(forms[revision]):
+            best = jsonschema.exceptions.best_match([failure])
+            where = pointer_join(source.pointer, *best.absolute_path)
+            if (where, best.message) in reported:
+                continue  # the same fault, already reported for a newer revision
+            reported.add((where, best.message))
+            scope = "" if revision == newest else f" (as published to {revision} clients)"
+            problems.append(
+                error(source.file, where, f"not a valid {revision} Tool{scope}: {best.message}")
+            )
+    lost: dict[tuple[str, str], list[str]] = {}
+    for omission in omissions:
+        if omission.field in known_tool_fields():  # an unknown field is an error of its own
+            lost.setdefault((omission.field, omission.consequence), []).append(omission.revision)
+    for (field, consequence), names in lost.items():
+        subject = (
+            f"protocol revision {names[0]} does not define this; its clients"
+            if len(names) == 1
+            else f"protocol revisions {', '.join(names)} do not define this; their clients"
+        )
+        problems.append(
+            warning(
+                source.file, pointer_join(source.pointer, field), f"{subject} receive {consequence}"
+            )
+        )
+    return sorted(set(problems))
+
+
+def check_schemas(source: ToolSource) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    for key in ("inputSchema", "outputSchema"):
+        if key in source.definition:
+            value: Any = source.definition[key]
+            problems.extend(check_schema(value, source.file, pointer_join(source.pointer, key)))
+    return problems
+
+
+def check_tool(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
+    problems = check_name(source) + check_fields(source)
+    problems += check_against_revisions(source, revisions)
+    problems += check_schemas(source)
+    return problems

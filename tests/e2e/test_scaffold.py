@@ -1,0 +1,447 @@
+"""`mcp-codegen new`: names refused, folders respected, and a project that is complete.
+
+The last test is the slow one (about 30 s): it installs a scaffolded project into a fresh
+virtual environment (no system site-packages, so a dependency the project forgets to
+declare fails), serves it to the official MCP client, and runs the project's own tests.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from mcp_schemagen import DISTRIBUTION, __version__, scaffold
+from mcp_schemagen.diagnostics import BuildError
+from mcp_schemagen.freshness import is_fresh
+from mcp_schemagen.handlers.file import spec_from_json
+from mcp_schemagen.manifest import read_manifest
+from mcp_schemagen.pipeline import plan
+from tests.support.paths import REPO
+from tests.support.projects import run_cli
+
+NAME = "demo_server"
+EXPECTED_FILES = {
+    ".gitignore",
+    ".pre-commit-config.yaml",
+    "README.md",
+    "pyproject.toml",
+    "tests/test_handlers.py",
+    "tests/test_server.py",
+    "tools/divide.yaml",
+    "tools/greet.json",
+    "tools/word_stats.json",
+}
+# Third-party import name -> the distribution that provides it.
+DISTRIBUTIONS = {
+    "jsonschema_rs": "jsonschema-rs",
+    "orjson": "orjson",
+    "typing_extensions": "typing-extensions",
+    "pydantic": "pydantic",
+}
+
+
+def _listing(root: Path) -> set[str]:
+    return {
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One scaffolded project, every protocol revision (the default), shared by the tests
+    that only read it."""
+    root = tmp_path_factory.mktemp("scaffold") / NAME
+    assert scaffold.scaffold(NAME, root, None) == root
+    return root
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("my-server", "'-' cannot appear"),
+        ("my server", "a space cannot appear"),
+        ("a/b", "'/' (a path separator) cannot appear"),
+        ("../escape", "'.', '/' (a path separator) cannot appear"),
+        ("x;rm -rf ~", "a space, '-', ';', '~' cannot appear"),
+        ("$(whoami)", "'$', '(', ')' cannot appear"),
+        ("`id`", "'`' cannot appear"),
+        ("tab\there", "'\\t' cannot appear"),
+        ("naïve", "'ï' cannot appear"),
+        ("", "the name is empty"),
+        ("1server", "must start with a letter"),
+        ("_private", "must start with a letter"),
+        ("server_", "must end with a letter or digit"),
+        ("class", "is a Python keyword"),
+        ("match", "is a Python keyword"),
+        ("json", "standard library module 'json'"),
+        ("orjson", "shadow the 'orjson' package"),
+        ("tests", "shadow the 'tests' package"),
+        ("a" * 65, "longer than 64 characters"),
+    ],
+)
+def test_refuses_a_name_that_is_not_a_plain_package_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, reason: str
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a name like ../escape must not create anything anywhere
+    code, _, err = run_cli("new", name)
+    assert code == 2
+    assert f"NAME#: error: {name!r} is not a valid project name: " in err
+    assert reason in err
+    assert "nothing was written" in err
+    assert list(tmp_path.iterdir()) == []
+    assert not (tmp_path.parent / "escape").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestion"),
+    [("my-server", "my_server"), ("Weather Server", "weather_server"), ("2fast", "server_2fast")],
+)
+def test_suggests_a_valid_name(name: str, suggestion: str) -> None:
+    with pytest.raises(BuildError) as caught:
+        scaffold.check_name(name)
+    assert str(caught.value).endswith(f"; try {suggestion}")
+    assert scaffold.name_problem(suggestion) is None
+
+
+def test_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
+    code, _, err = run_cli("new", NAME, "--dir", str(tmp_path))
+    assert code == 2
+    assert f"{tmp_path}#: error: the folder exists and is not empty" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+
+
+def test_refuses_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("", encoding="utf-8")
+    code, _, err = run_cli("new", NAME, "--dir", str(target))
+    assert code == 2
+    assert "exists and is not a folder" in err
+
+
+def test_a_failed_build_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing_plan(root: Path) -> Any:
+        raise BuildError([])
+
+    monkeypatch.setattr(scaffold, "plan", failing_plan)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for target in (tmp_path / "new", empty):
+        with pytest.raises(BuildError):
+            scaffold.scaffold(NAME, target, None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]
+    assert list(empty.iterdir()) == []
+
+
+@pytest.mark.parametrize("spelled", ["absolute", "."])
+def test_fills_an_existing_empty_folder_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spelled: str
+) -> None:
+    target = tmp_path / "here"
+    target.mkdir()
+    inode = target.stat().st_ino
+    if spelled == ".":
+        monkeypatch.chdir(target)
+    argument = str(target) if spelled == "absolute" else "."
+    # One revision: this test is about the folder, not the build.
+    code, out, err = run_cli("new", NAME, "--dir", argument, "--revision", "2026-07-28")
+    assert code == 0, err
+    assert out.startswith(f"created {os.path.relpath(target)}\n\nnext steps:\n")
+    assert target.stat().st_ino == inode, "a shell inside the folder keeps a valid cwd"
+    assert _listing(target) >= EXPECTED_FILES
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]
+    assert not [p for p in target.iterdir() if p.name.endswith(".new")], "no staging folder left"
+    document = tomllib.loads((target / "pyproject.toml").read_text(encoding="utf-8"))
+    assert document["tool"]["mcp-codegen"]["revisions"] == ["2026-07-28"]
+
+
+def test_adding_a_tool_as_the_readme_says_keeps_the_example_bodies(tmp_path: Path) -> None:
+    root = scaffold.scaffold(NAME, tmp_path / "p", ["2026-07-28"])
+    handlers = root / NAME / "handlers.py"
+    before = ast.parse(handlers.read_text(encoding="utf-8"))
+    bodies = {
+        node.name: [ast.dump(statement) for statement in node.body]
+        for node in before.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    echo = {
+        "name": "echo",
+        "description": "Say it back.",
+        "inputSchema": {"type": "object", "properties": {"words": {"type": "string"}}},
+    }
+    (root / "tools" / "echo.json").write_text(json.dumps(echo), encoding="utf-8")
+    assert run_cli("check", str(root))[0] == 1
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    after = ast.parse(handlers.read_text(encoding="utf-8"))
+    functions = {node.name: node for node in after.body if isinstance(node, ast.FunctionDef)}
+    for name, body in bodies.items():
+        assert [ast.dump(statement) for statement in functions[name].body] == body, name
+    assert "NotImplementedError" in ast.unparse(functions["echo"])
+    assert run_cli("check", str(root))[0] == 0
+
+
+# --------------------------------------------------------------------------- contents
+
+
+def test_holds_the_project_files_and_the_built_package(project: Path) -> None:
+    files = _listing(project)
+    assert files >= EXPECTED_FILES
+    package = {f for f in files if f.startswith(f"{NAME}/")}
+    for generated in ("__main__.py", "_dispatch.py", "types.py", "handlers.py", "_manifest.json"):
+        assert f"{NAME}/{generated}" in package
+    assert files == EXPECTED_FILES | package
+    assert sorted(p.name for p in project.parent.iterdir()) == [NAME], "no staging folder left"
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert project.stat().st_mode & 0o777 == 0o777 & ~umask, "the mode any new folder gets"
+
+
+def test_is_fresh_right_away_and_the_build_kept_every_handler_byte(project: Path) -> None:
+    assert is_fresh(project)  # the manifest's fast path: nothing to regenerate
+    code, out, _ = run_cli("check", str(project))
+    assert (code, out) == (0, "generated code is up to date\n")
+    rendered = {f.path.name: f.text for f in scaffold.project_files(project, NAME, None)}
+    handlers = (project / NAME / "handlers.py").read_text(encoding="utf-8")
+    assert handlers == rendered["handlers.py"]
+    built = {f.path.name: f.text for f in plan(project).files}
+    assert built["handlers.py"] == handlers
+
+
+def _signature(function: ast.FunctionDef) -> str:
+    return ast.dump(function.args) + " -> " + ast.dump(function.returns or ast.Constant(None))
+
+
+def test_the_handler_template_matches_the_generated_signatures(project: Path) -> None:
+    manifest = read_manifest(project / NAME)
+    assert manifest is not None
+    spec = spec_from_json(manifest.handlers)
+    text = (project / NAME / "handlers.py").read_text(encoding="utf-8")
+    written = {
+        node.name: node for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)
+    }
+    for handler in spec.handlers:
+        source = f"def {handler.function}({handler.parameters}) -> {handler.returns}: pass"
+        stub = ast.parse(source).body[0]
+        assert isinstance(stub, ast.FunctionDef)
+        assert _signature(written[handler.function]) == _signature(stub), handler.function
+        assert f'# mcp-codegen tool: "{handler.tool}"\ndef {handler.function}(' in text
+    assert {h.function for h in spec.handlers} == {"divide", "greet", "word_stats"}
+    assert spec.managed_imports in text
+
+
+def _third_party_imports(files: list[Path]) -> set[str]:
+    found: set[str] = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+    return {name for name in found if name not in sys.stdlib_module_names and name != "__future__"}
+
+
+def _names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0] for r in requirements}
+
+
+def test_declares_what_the_generated_package_imports(project: Path) -> None:
+    document = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+    meta = document["project"]
+    package = project / NAME
+    serving = [p for p in package.rglob("*.py") if "protocol" not in p.relative_to(package).parts]
+    runtime = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
+    assert runtime == _names(meta["dependencies"])
+    assert runtime == {"jsonschema-rs", "orjson", "typing-extensions"}
+    protocol = list((package / "protocol").glob("*.py"))
+    models = {DISTRIBUTIONS[name] for name in _third_party_imports(protocol)}
+    assert models == _names(meta["optional-dependencies"]["protocol"]) == {"pydantic"}
+    dev = meta["optional-dependencies"]["dev"]
+    assert f"{DISTRIBUTION}=={__version__}" in dev
+    assert {"pytest", "mcp"} <= _names(dev)
+    assert meta["name"] == "demo-server"
+    assert document["tool"]["mcp-codegen"]["package"] == NAME
+    assert "revisions" not in document["tool"]["mcp-codegen"], "default: every revision"
+    assert document["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == [NAME]
+
+
+def test_runtime_bounds_follow_mcp_codegen_itself() -> None:
+    # The generator's own pyproject lists the generated servers' runtime; keep one truth.
+    ours = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    by_name = {re.split(r"[<>=!~]", r, maxsplit=1)[0]: r for r in ours["dependencies"]}
+    for requirement in scaffold.RUNTIME_DEPENDENCIES:
+        name = re.split(r"[<>=!~]", requirement, maxsplit=1)[0]
+        if name in by_name:
+            assert by_name[name] == requirement
+
+
+def test_pre_commit_config_uses_the_hook_on_the_right_files(project: Path) -> None:
+    config = yaml.safe_load((project / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    offered = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    (repo,) = config["repos"]
+    assert repo["repo"] == scaffold.hook_repository()
+    assert repo["rev"] == f"v{__version__}"
+    (hook,) = repo["hooks"]
+    assert hook["id"] == scaffold.HOOK_ID == offered[0]["id"]
+    files = re.compile(hook["files"])
+    for path in (
+        "pyproject.toml",
+        "tools/greet.json",
+        "tools/x.yaml",
+        f"{NAME}/_dispatch.py",
+        f"{NAME}/_manifest.json",
+        f"{NAME}/_runtime/server.py",
+    ):
+        assert files.search(path), path
+    for path in ("README.md", "tests/test_server.py", "docs/tools/a.json"):
+        assert not files.search(path), path
+
+
+def test_readme_says_how_to_run_test_regenerate_and_add_a_tool(project: Path) -> None:
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    for needed in (
+        f"python -m {NAME}",
+        "pytest",
+        "mcp-codegen build",
+        "mcp-codegen check",
+        "## Add a tool",
+        "pre-commit install",
+        'pip install -e ".[dev]"',
+    ):
+        assert needed in readme, needed
+    assert "{{" not in readme and "{%" not in readme
+
+
+def test_examples_cover_structured_output_and_content(project: Path) -> None:
+    greet = (project / "tools" / "greet.json").read_text(encoding="utf-8")
+    stats = (project / "tools" / "word_stats.json").read_text(encoding="utf-8")
+    assert "outputSchema" in stats and "outputSchema" not in greet
+    types = (project / NAME / "types.py").read_text(encoding="utf-8")
+    assert "WordStatsOutput" in types and "WordStatsMostCommonItem" in types
+
+
+def test_handlers_and_tests_are_strictly_typed_and_lint_clean(
+    project: Path, tmp_path: Path
+) -> None:
+    tools = Path(sys.executable).parent
+    targets = (f"{NAME}/handlers.py", "tests")
+    cache = ("--cache-dir", str(tmp_path / "mypy"))
+    _run(tools / "mypy", "--strict", *cache, *targets, cwd=project)
+    rules = ("--select", "E,F,W,I,B,UP,SIM,RUF", "--line-length", "100")
+    _run(tools / "ruff", "check", "--isolated", "--no-cache", *rules, *targets, cwd=project)
+
+
+def test_its_tests_pass_and_they_follow_the_revisions_chosen(tmp_path: Path) -> None:
+    # Up to 2025-06-18 invalid arguments are a JSON-RPC error, later a tool error: the
+    # project's server tests accept the form of the revision negotiated.
+    for revision in ("2025-06-18", "2026-07-28"):
+        root = tmp_path / revision
+        scaffold.scaffold(NAME, root, [revision])
+        out = _run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=root)
+        assert "9 passed" in out
+
+
+def test_hook_repository_comes_from_our_own_metadata_only() -> None:
+    url = "https://git.example/mcp-codegen"
+    default = scaffold.DEFAULT_REPOSITORY
+    assert scaffold.repository_url(__version__, [f"Repository, {url}"]) == url
+    assert scaffold.repository_url(__version__, [f"Source,{url}"]) == url
+    assert scaffold.repository_url(__version__, ["Documentation, https://docs.example"]) == default
+    assert scaffold.repository_url("1.0.3", [f"Repository, {url}"]) == default  # not ours
+    assert "://" in scaffold.hook_repository()
+
+
+# --------------------------------------------------------------------------- fresh venv
+
+
+def _run(*argv: str | Path, cwd: Path | None = None, timeout: float = 120) -> str:
+    done = subprocess.run(
+        [str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
+    assert done.returncode == 0, f"{argv}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+async def _serve_to_official_client(python: Path, cwd: Path) -> dict[str, Any]:
+    server = StdioServerParameters(command=str(python), args=["-m", NAME], cwd=cwd)
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+        initialized = await session.initialize()
+        listed = await session.list_tools()
+        greet = await session.call_tool("greet", {"name": "Grace"})
+        stats = await session.call_tool("word_stats", {"passage": "a b a", "top": 1})
+        divide = await session.call_tool("divide", {"dividend": 1, "divisor": 0})
+        return {
+            "server": initialized.server_info.name,
+            "tools": sorted(tool.name for tool in listed.tools),
+            "greet": [block.model_dump(exclude_none=True) for block in greet.content],
+            "stats": stats.structured_content,
+            "divide": divide.is_error,
+        }
+
+
+@pytest.fixture
+def fresh_venv(tmp_path: Path) -> Iterator[Path]:
+    venv = tmp_path / "venv"
+    # No pip inside: the running pip installs into it (`pip --python`), which is faster;
+    # no system site-packages: a dependency the project forgets must fail here.
+    _run(sys.executable, "-m", "venv", "--without-pip", venv)
+    yield venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+
+
+def test_installs_in_a_fresh_venv_serves_the_official_client_and_passes_its_tests(
+    project: Path, fresh_venv: Path, tmp_path: Path
+) -> None:
+    document = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pip = (sys.executable, "-m", "pip", "--python", fresh_venv, "install", "--quiet", "--no-input")
+    # The project itself without resolving its extras (the generator is not on an index),
+    # then exactly the run-time dependencies it declares.
+    _run(*pip, "--no-deps", project, timeout=180)
+    _run(*pip, *document["dependencies"], timeout=180)
+
+    # From outside the project folder, so the installed copy is what runs.
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    seen = asyncio.run(asyncio.wait_for(_serve_to_official_client(fresh_venv, outside), 60))
+    assert seen == {
+        "server": "demo-server",
+        "tools": ["divide", "greet", "word_stats"],
+        "greet": [{"type": "text", "text": "Hello, Grace."}],
+        "stats": {
+            "words": 3,
+            "characters": 5,
+            "lines": 1,
+            "most_common": [{"word": "a", "count": 2}],
+        },
+        "divide": True,
+    }
+    located = _run(fresh_venv, "-c", f"import {NAME}; print({NAME}.__file__)", cwd=outside)
+    assert Path(located.strip()).is_relative_to(fresh_venv.parent.parent)
+    # It served without pydantic: the protocol models stay an extra.
+    probe = subprocess.run([fresh_venv, "-c", "import pydantic"], capture_output=True)
+    assert probe.returncode != 0
+
+    dev = [r for r in document["optional-dependencies"]["dev"] if not r.startswith(DISTRIBUTION)]
+    _run(*pip, *dev, timeout=180)
+    out = _run(fresh_venv, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project)
+    assert "9 passed" in out

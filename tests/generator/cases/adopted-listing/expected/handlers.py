@@ -1,0 +1,23 @@
+"""Tool handlers of adopted-listing: the one module of this package you edit.
+
+mcp-codegen wrote a stub for each tool. Fill in the bodies; `mcp-codegen build` keeps
+them, updating only each handler's parameters and return type (and the import from
+`.types`) when the tool schemas change. A handler may be `async def`. What handler
+code may use (content, results, errors, the context) is in `.api`.
+"""
+
+from __future__ import annotations
+
+from .types import ContentBlock
+
+
+# mcp-codegen tool: "add"
+def add(*, a: int, b: int) -> str | list[ContentBlock]:
+    """Add two integers."""
+    raise NotImplementedError("add")
+
+
+# mcp-codegen tool: "ping"
+def ping() -> str | list[ContentBlock]:
+    """Answer pong."""
+    raise NotImplementedError("ping")

@@ -1,0 +1,17 @@
+"""Tool handlers of root-oneof: the one module of this package you edit.
+
+mcp-codegen wrote a stub for each tool. Fill in the bodies; `mcp-codegen build` keeps
+them, updating only each handler's parameters and return type (and the import from
+`.types`) when the tool schemas change. A handler may be `async def`. What handler
+code may use (content, results, errors, the context) is in `.api`.
+"""
+
+from __future__ import annotations
+
+from .types import ContentBlock, LookupInput
+
+
+# mcp-codegen tool: "lookup"
+def lookup(arguments: LookupInput) -> str | list[ContentBlock]:
+    """Find a user by id or by email."""
+    raise NotImplementedError("lookup")

@@ -1,0 +1,19 @@
+"""Tool handlers of weather: the one module of this package you edit.
+
+mcp-codegen wrote a stub for each tool. Fill in the bodies; `mcp-codegen build` keeps
+them, updating only each handler's parameters and return type (and the import from
+`.types`) when the tool schemas change. A handler may be `async def`. What handler
+code may use (content, results, errors, the context) is in `.api`.
+"""
+
+from __future__ import annotations
+
+from .types import ContentBlock, GetWeatherUnits
+
+
+# mcp-codegen tool: "get_weather"
+def get_weather(
+    *, location: str, tags: list[str], units: GetWeatherUnits = "celsius", days: int = 1
+) -> str | list[ContentBlock]:
+    """Current weather for a place."""
+    raise NotImplementedError("get_weather")

