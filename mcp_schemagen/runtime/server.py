@@ -325,7 +325,7 @@ class Server:
             "capabilities": self._capabilities,
             "serverInfo": self._server_info,
         }
-        if self.instructions is not None:
+        if self.instructions is not None and "instructions" in revision.initialize_result_fields:
             body["instructions"] = self.instructions
         return body
 
@@ -386,7 +386,7 @@ class Server:
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's name")
         tool = self.tools.get(name)
         if tool is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+            raise revision.unknown_tool(name)
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}

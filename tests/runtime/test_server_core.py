@@ -161,7 +161,7 @@ def test_construction_refuses_bad_tables(runtime: Any, dispatch: ModuleType) -> 
         r: {"name": "x", "inputSchema": {"type": "object"}, "title": "X"} for r in REVISIONS
     }
     titled = type(titled)(**{**_fields(titled), "published": published})
-    with pytest.raises(ValueError, match=r"2024-11-05 has fields .* \['title'\]"):
+    with pytest.raises(ValueError, match=rf"{REVISIONS[0]} has fields .* \['title'\]"):
         Server(tools=(titled,), name="t", version="1", revisions=REVISIONS)
 
 
@@ -361,13 +361,24 @@ async def test_whole_arguments(runtime: Any) -> None:
 async def test_call_errors_by_revision(dispatch: ModuleType) -> None:
     for revision in REVISIONS:
         peer = await Peer.open(dispatch.SERVER, revision)
+        assert (await peer.call("get_weather", [1]))["error"]["code"] == -32602
+        assert (await peer.request("tools/call", {}))["error"]["code"] == -32602
+        invalid = await peer.call("create_order", {"customer": {}, "items": [{"sku": 1}]})
+        if revision == "2024-10-07":  # the shape of its Tools chapter: data.reason
+            assert (await peer.call("nope"))["error"] == {
+                "code": -32602,
+                "message": "Invalid params",
+                "data": {"reason": "Unknown tool: nope"},
+            }
+            error = invalid["error"]
+            assert (error["code"], error["message"]) == (-32602, "Invalid params")
+            assert "argument 'customer'" in error["data"]["reason"]
+            assert "argument 'items'[0].sku" in error["data"]["reason"]
+            continue
         assert (await peer.call("nope"))["error"] == {
             "code": -32602,
             "message": "Unknown tool: nope",
         }
-        assert (await peer.call("get_weather", [1]))["error"]["code"] == -32602
-        assert (await peer.request("tools/call", {}))["error"]["code"] == -32602
-        invalid = await peer.call("create_order", {"customer": {}, "items": [{"sku": 1}]})
         if revision < "2025-11-25":
             error = invalid["error"]
             assert error["code"] == -32602
