@@ -45,6 +45,13 @@ PROTOCOL_DEPENDENCIES: Final = ("pydantic>=2.9,<3",)
 # Besides mcp-codegen itself, pinned to the version that generated the package.
 DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3")
 
+# The protocol revisions the official Python SDK client of DEV_DEPENDENCIES negotiates
+# (checked against the installed SDK by the tests). The project's server tests drive that
+# client when the server speaks one of them; a server that speaks only 2024-10-07, the
+# pre-release no SDK client of this generation negotiates, gets tests that speak
+# JSON-RPC over stdio themselves.
+SDK_CLIENT_REVISIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+
 HOOK_ID: Final = "mcp-codegen-check"
 # Where mcp-codegen is published, for the pre-commit hook and `pip install`. The installed
 # distribution's `Repository` URL wins; this stands in until the project has one, and
@@ -202,7 +209,10 @@ def project_files(root: Path, name: str, revisions: Sequence[str] | None) -> lis
         "hook_id": HOOK_ID,
     }
     files = []
+    sdk_client = revisions is None or any(r in SDK_CLIENT_REVISIONS for r in revisions)
     for template, target in _FILES:
+        if target == "tests/test_server.py" and not sdk_client:
+            template = "tests/test_server_toolresult.py.jinja"
         text = _environment().get_template(template).render(**values)
         files.append(OutputFile(root / target.format(package=name), text))
     return files
