@@ -54,6 +54,11 @@ class Context:
         return self.revision.name
 
     @property
+    def progress_token(self) -> RequestId | None:
+        """The request's ``_meta.progressToken``; None when the client wants no progress."""
+        return self._progress_token
+
+    @property
     def client_capabilities(self) -> dict[str, Any]:
         """What the client declared it can do (initialize's capabilities, or this
         request's ``_meta`` clientCapabilities in 2026-07-28)."""
