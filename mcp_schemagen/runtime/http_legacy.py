@@ -87,7 +87,8 @@ class SessionEndpoint:
             )
             await app.rpc_error(send, 400, None, failure)
             return
-        found = await self._session(headers, send)
+        request_id = message.get("id") if type(message) is dict else None
+        found = await self._session(headers, send, request_id)
         if found is None:
             return
         session_id, record = found
@@ -97,7 +98,7 @@ class SessionEndpoint:
                 INVALID_REQUEST,
                 f"MCP-Protocol-Version {version!r} is not this session's {revision.name!r}",
             )
-            await app.rpc_error(send, 400, None, failure, revision.name)
+            await app.rpc_error(send, 400, request_id, failure, revision.name)
             return
         session = _restore(record, channel)
         messages = message if type(message) is list else [message]
@@ -152,17 +153,19 @@ class SessionEndpoint:
             await store.deliver_reply(session_id, message["id"], message)
 
     async def _session(
-        self, headers: dict[str, str], send: AsgiSend
+        self, headers: dict[str, str], send: AsgiSend, request_id: Any = None
     ) -> tuple[str, dict[str, Any]] | None:
+        """The session the request names, or None once the error has been answered (with
+        the request's id when it has one, as every revision's schema wants)."""
         session_id = headers.get("mcp-session-id")
         if session_id is None:
             failure = RpcError(INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required")
-            await self.app.rpc_error(send, 400, None, failure)
+            await self.app.rpc_error(send, 400, request_id, failure)
             return None
         record = await self.app.store.load_session(session_id)
         if record is None or record.get("revision") not in self.revisions:
             failure = RpcError(INVALID_REQUEST, "Session not found: initialize a new session")
-            await self.app.rpc_error(send, 404, None, failure)
+            await self.app.rpc_error(send, 404, request_id, failure)
             return None
         return session_id, record
 
@@ -225,5 +228,6 @@ def _restore(record: dict[str, Any], channel: CallChannel) -> Session:
     session.log_rank = record["log_rank"]
     session.client_capabilities = record["capabilities"]
     session.client_info = record["client_info"]
-    session.close_stream = channel.close
+    if session.revision.sse_priming:  # before it, a closed stream has no id to resume from
+        session.close_stream = channel.close
     return session

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import sys
 
 from conformance_server.api import (
     ProtocolError,
@@ -34,6 +35,18 @@ MISSING_CAPABILITY = -32021
 def json_schema_2020_12_tool(arguments: JsonSchema202012ToolInput) -> str | list[ContentBlock]:
     """Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)"""
     return f"JSON Schema 2020-12 tool called with: {json.dumps(arguments)}"
+
+
+# mcp-codegen tool: "slow_job"
+async def slow_job(*, seconds: float = 30) -> str | list[ContentBlock]:
+    """Reports progress 0, then sleeps; prints 'slow_job: cancelled' to stderr when cancelled (scale-out and cancellation tests)"""
+    get_context().report_progress(0, message="started")  # tells a test the call runs
+    try:
+        await asyncio.sleep(seconds)
+    except asyncio.CancelledError:
+        print("slow_job: cancelled", file=sys.stderr, flush=True)
+        raise
+    return f"slept {seconds} s"
 
 
 # mcp-codegen tool: "test_audio_content"
