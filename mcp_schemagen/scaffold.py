@@ -42,6 +42,9 @@ RUNTIME_DEPENDENCIES: Final = (
 # Only PACKAGE.protocol (models of the protocol messages) imports pydantic; the server never
 # loads it, so it is an extra rather than a run-time dependency.
 PROTOCOL_DEPENDENCIES: Final = ("pydantic>=2.9,<3",)
+# `python -m PACKAGE --http` serves with uvicorn; `--store redis://…` shares sessions
+# between workers through redis-py. Imported only on those paths, so they are an extra.
+HTTP_DEPENDENCIES: Final = ("uvicorn>=0.30,<1", "redis>=5,<9")
 # Besides mcp-codegen itself, pinned to the version that generated the package.
 DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3")
 
@@ -203,6 +206,7 @@ def project_files(root: Path, name: str, revisions: Sequence[str] | None) -> lis
         "revisions": json.dumps(list(revisions)) if revisions else "",
         "runtime_dependencies": RUNTIME_DEPENDENCIES,
         "protocol_dependencies": PROTOCOL_DEPENDENCIES,
+        "http_dependencies": HTTP_DEPENDENCIES,
         "dev_dependencies": DEV_DEPENDENCIES,
         "hook_repository": hook_repository(),
         "hook_rev": f"v{__version__}",

@@ -99,6 +99,7 @@ class Revision:
     opt_in: bool = True
     stateless: bool = False  # no initialize: every request carries the `_meta` envelope
     batching: bool = False  # JSON-RPC batches allowed
+    sse_priming: bool = False  # Streamable HTTP: SSE streams open with a priming event
     methods: frozenset[str] = frozenset(
         {"initialize", "ping", "tools/list", "tools/call", "logging/setLevel"}
     )
@@ -294,6 +295,7 @@ class Revision2025_06_18(Revision2025_03_26):
 class Revision2025_11_25(Revision2025_06_18):
     __slots__ = ()
     name = "2025-11-25"
+    sse_priming = True
     tool_fields = Revision2025_06_18.tool_fields | {"icons", "execution"}
     content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK | {"icons"})
     progress_fields = Revision2025_06_18.progress_fields | {"_meta"}

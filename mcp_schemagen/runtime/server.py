@@ -415,6 +415,8 @@ class Server:
                 if hasattr(value, "close"):  # cancelled before it ran: close it quietly
                     task.add_done_callback(lambda _: value.close())
                 return task
+        except RpcError:
+            raise  # a handler's ProtocolError: the call fails with that JSON-RPC error
         except Exception as exc:
             value = tool.failure(exc)
         finally:
@@ -431,6 +433,8 @@ class Server:
     ) -> bytes:
         try:
             value = await running
+        except RpcError as failure:
+            return jsonrpc.error(request_id, failure)
         except Exception as exc:
             value = tool.failure(exc)
         finally:
