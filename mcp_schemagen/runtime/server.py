@@ -8,7 +8,7 @@ Notifications a handler sends (log, progress) go out through ``Session.send``.
 Two eras share one server. A request whose ``_meta`` names a stateless revision
 (2026-07-28) is answered in that revision's form, with nothing remembered between
 requests. Otherwise the revision is the one the connection negotiated with
-``initialize`` (2024-11-05 to 2025-11-25).
+``initialize`` (2024-10-07 to 2025-11-25).
 """
 
 from __future__ import annotations
