@@ -137,14 +137,25 @@ def _parameters(
     return parameters, aliases, problems
 
 
+_TYPING = frozenset({"Any", "Literal", "NotRequired", "Required", "TypeAlias", "TypedDict"})
+
+
+def _typing_names(annotation: str) -> set[str]:
+    """Names from ``typing`` an annotation uses: an alias must import what it names."""
+    tree = ast.parse(annotation, mode="eval")
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in _TYPING}
+
+
 def _with_aliases(types: TypedModule, aliases: list[tuple[str, str]]) -> TypedModule:
     if not aliases:
         return types
     definitions = "\n".join(f"{alias}: TypeAlias = {annotation}" for alias, annotation in aliases)
     # The import joins the others at the top, after `from __future__` (which must be first).
     head, future, rest = types.source.partition("from __future__ import annotations\n")
-    if not re.search(r"^from typing import .*\bTypeAlias\b", rest, re.MULTILINE):
-        rest = "from typing import TypeAlias\n" + rest
+    used = {"TypeAlias"} | {name for _, annotation in aliases for name in _typing_names(annotation)}
+    for name in sorted(used):
+        if not re.search(rf"^from typing import .*\b{name}\b", rest, re.MULTILINE):
+            rest = f"from typing import {name}\n" + rest
     source = f"{head}{future}{rest}\n\n{definitions}\n"
     return TypedModule(
         source,

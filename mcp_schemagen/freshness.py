@@ -31,4 +31,7 @@ def is_fresh(root: Path) -> bool:
     # only now, to tell a body edit from a signature that must change.
     from mcp_schemagen.handlers.file import is_current, spec_from_json
 
-    return is_current(current, spec_from_json(previous.handlers))
+    try:
+        return is_current(current, spec_from_json(previous.handlers))
+    except Exception:  # a record read from disk may hold anything
+        return False  # a damaged record: the slow path, which never reads it, decides

@@ -26,7 +26,7 @@ from mcp_schemagen.handlers.file import handlers_file, spec_to_json
 from mcp_schemagen.handlers.signatures import handler_module_spec
 from mcp_schemagen.manifest import MANIFEST_NAME, Manifest, read_manifest
 from mcp_schemagen.protocol_models import module_name, render_protocol_init, render_protocol_module
-from mcp_schemagen.provenance import sha256_text
+from mcp_schemagen.provenance import carries_header, sha256_text
 from mcp_schemagen.render import render_package
 from mcp_schemagen.tool_checks import check_tool
 from mcp_schemagen.tools import ToolSource, load_tools
@@ -139,7 +139,7 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
     stale = sorted(
         config.package_dir / relative
         for relative in (previous.outputs if previous else {})
-        if relative not in outputs and (config.package_dir / relative).is_file()
+        if relative not in outputs and carries_header(config.package_dir / relative)
     )
     files.append(handlers)
     files.append(OutputFile(config.package_dir / MANIFEST_NAME, manifest.to_text()))

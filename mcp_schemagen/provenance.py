@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from pathlib import Path
 
 from mcp_schemagen import __version__
 from mcp_schemagen.naming import comment_text
@@ -34,3 +35,16 @@ def header(inputs: Iterable[tuple[str, str]], *, note: str | None = None) -> str
         for label, digest in sorted(inputs)
     )
     return "\n".join(lines) + "\n"
+
+
+def carries_header(path: Path) -> bool:
+    """Whether ``path`` is a regular file that starts with our header: the proof a build
+    wrote it, required before a build removes a file (a user's file never starts so)."""
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(200)
+    except OSError:
+        return False
+    return first.rstrip(b"\r\n") == f"# {DO_NOT_EDIT}".encode()
