@@ -12,6 +12,7 @@ from pathlib import Path
 from mcp_schemagen import specs
 from mcp_schemagen.compile import compile_tools
 from mcp_schemagen.config import Config, load_config
+from mcp_schemagen.containment import package_link_problems
 from mcp_schemagen.diagnostics import (
     BuildError,
     Diagnostic,
@@ -73,8 +74,10 @@ def _duplicate_names(sources: list[ToolSource]) -> list[Diagnostic]:
 
 
 def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
-    sources, problems, files = load_tools(config.root, config.tool_globs)
-    if not files:
+    sources, problems, files = load_tools(
+        config.root, config.tool_globs, allow_outside=config.allow_outside
+    )
+    if not files and not problems:  # matches leading outside are reported already
         globs = ", ".join(config.tool_globs)
         problems.append(
             error(
@@ -89,8 +92,11 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
     return sources, problems
 
 
-def plan(root: Path, progress: Progress = quiet) -> Plan:
-    config = load_config(root)
+def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False) -> Plan:
+    config = load_config(root, allow_outside=allow_outside)
+    links = package_link_problems(config.package_dir, str(config.pyproject))
+    if links:
+        raise BuildError(links)
     try:
         sources, problems = check_sources(config)
     except specs.SpecError as exc:

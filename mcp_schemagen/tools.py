@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from mcp_schemagen.containment import outside_message
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 
 
@@ -309,19 +310,42 @@ def _file_name_problem(label: str) -> str | None:
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
-def find_tool_files(root: Path, globs: Iterable[str]) -> list[Path]:
+def find_tool_files(root: Path, globs: Iterable[str], *, allow_outside: bool = False) -> list[Path]:
+    """Every tool file the globs match; unless ``allow_outside``, only those inside the
+    project once links are followed (outside_tool_files names the others)."""
     # Sorted by label so the order never depends on the file system.
     matches = {p.resolve() for pattern in globs for p in root.glob(pattern) if p.is_file()}
+    if not allow_outside:
+        matches = {p for p in matches if p.is_relative_to(root.resolve())}
     return sorted(matches, key=lambda p: tool_label(root, p))
 
 
+def outside_tool_files(root: Path, globs: Iterable[str]) -> list[str]:
+    """The matches of ``globs`` that lead outside the project, by the name they have in it."""
+    resolved_root = root.resolve()
+    return sorted(
+        {
+            p.relative_to(root).as_posix() if p.is_relative_to(root) else p.as_posix()
+            for pattern in globs
+            for p in root.glob(pattern)
+            if p.is_file() and not p.resolve().is_relative_to(resolved_root)
+        }
+    )
+
+
 def load_tools(
-    root: Path, globs: Iterable[str]
+    root: Path, globs: Iterable[str], *, allow_outside: bool = False
 ) -> tuple[list[ToolSource], list[Diagnostic], list[Path]]:
-    """Every tool of the project, its problems, and the files read (for provenance)."""
+    """Every tool of the project, its problems, and the files read (for provenance).
+    A match that leads outside the project is reported, never read (unless allowed)."""
     sources: list[ToolSource] = []
     problems: list[Diagnostic] = []
-    files = find_tool_files(root, globs)
+    files = find_tool_files(root, globs, allow_outside=allow_outside)
+    if not allow_outside:
+        problems.extend(
+            error(name, "", outside_message("this tool file (a symbolic link)"))
+            for name in outside_tool_files(root, globs)
+        )
     for path in files:
         label = tool_label(root, path)
         name_problem = _file_name_problem(label)
