@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
 from datamodel_code_generator import generate
 from datamodel_code_generator.enums import DataModelType, InputFileType
@@ -107,7 +108,8 @@ _SCHEMAS = frozenset(
     }
 )
 _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_SCHEMA_MAPS = frozenset({"$defs", "definitions", "dependentSchemas", "dependencies"})
+_DEFINITIONS = frozenset({"$defs", "definitions"})
+_SCHEMA_MAPS = frozenset({"dependentSchemas", "dependencies"})
 _VALUES = frozenset(
     {
         "$schema",
@@ -152,7 +154,7 @@ _VALUES = frozenset(
         "patternProperties",
     }
 )
-TYPE_KEYWORDS = _SCHEMAS | _SCHEMA_LISTS | _SCHEMA_MAPS | _VALUES
+TYPE_KEYWORDS = _SCHEMAS | _SCHEMA_LISTS | _SCHEMA_MAPS | _DEFINITIONS | _VALUES
 
 
 def _is_plain(text: str) -> bool:
@@ -198,6 +200,21 @@ class _Shield:
         # key is kept exactly, in a functional TypedDict.
         return self._token(name, always=name.startswith("_"))
 
+    def _definition(self, name: str) -> str:
+        # A dot in a definition's name makes the generator write a module per part (and
+        # return several modules): such names are shielded like property names.
+        return self._token(name, always="." in name)
+
+    def _reference(self, reference: str) -> str:
+        """``reference`` pointing at the shielded name of a definition it names."""
+        fragment = reference.removeprefix("#")
+        parts = fragment.split("/")
+        if not reference.startswith("#/") or len(parts) < 3 or parts[1] not in _DEFINITIONS:
+            return reference
+        name = unquote(parts[2]).replace("~1", "/").replace("~0", "~")
+        parts[2] = quote(self._definition(name).replace("~", "~0").replace("/", "~1"), safe="")
+        return "#" + "/".join(parts)
+
     def _walk(self, node: Any) -> Any:
         """A copy of the schema ``node`` holding only standard JSON Schema keywords: the
         generator reads extension keywords (customTypePath, x-python-import...) as
@@ -219,8 +236,12 @@ class _Shield:
                 shielded[key] = value  # data, never a schema
             elif key in ("properties", "patternProperties") and isinstance(value, dict):
                 shielded[key] = {self._name(k): self._walk(v) for k, v in value.items()}
+            elif key in _DEFINITIONS and isinstance(value, dict):
+                shielded[key] = {self._definition(k): self._walk(v) for k, v in value.items()}
             elif key in _SCHEMA_MAPS and isinstance(value, dict):
                 shielded[key] = {k: self._walk(v) for k, v in value.items()}
+            elif key == "$ref" and isinstance(value, str):
+                shielded[key] = self._reference(value)
             elif key in _SCHEMA_LISTS and isinstance(value, list):
                 shielded[key] = [self._walk(v) for v in value]
             elif key in _SCHEMAS:
