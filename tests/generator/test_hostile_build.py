@@ -27,6 +27,7 @@ from urllib.parse import quote
 
 import pytest
 
+from mcp_schemagen.provenance import header
 from tests.support.projects import run_cli, tool, write_project
 
 LIMIT = 120.0  # seconds: a build that takes longer hangs (the alias bomb ran for minutes)
@@ -541,3 +542,35 @@ def test_allow_outside_project_flag_builds_where_out_points(tmp_path: Path) -> N
     assert code == 0, err
     assert (tmp_path / "generated" / "server" / "handlers.py").is_file()
     assert run_cli("check", "--allow-outside-project", str(project))[0] == 0
+
+
+def test_generated_headers_escape_every_label() -> None:
+    """The one escaping path for comments: whatever a label holds, a header stays comments."""
+    labels = ["x\nimport os", "x\rimport os", "x\u2028import os", "\u202eevil", "bad\udcff"]
+    text = header([(label, "0" * 64) for label in labels], note="note\nimport os")
+    assert text.isascii()
+    assert all(line.startswith("#") for line in text.splitlines())
+    assert ast.parse(text).body == []
+
+
+def test_check_never_reads_what_an_edited_manifest_names(tmp_path: Path) -> None:
+    """`check` answers from the manifest; one edited to name a file outside the package
+    (here a FIFO, which would block any reader) is treated as damaged, never followed."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    project = write_project(tmp_path / "project", {"t.json": tool("t")})
+    assert run_cli("build", "-q", str(project))[0] == 0
+    os.mkfifo(tmp_path / "fifo")
+    manifest_path = project / "server" / "_manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest["outputs"]["../../fifo"] = "0" * 64
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-m", "mcp_schemagen.cli", "check", str(project)],
+        capture_output=True,
+        timeout=LIMIT,
+        check=False,
+    )
+    # The full pipeline decides instead: every generated file is as a build writes it.
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout == b"generated code is up to date\n"
