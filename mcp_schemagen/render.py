@@ -21,6 +21,7 @@ from mcp_schemagen.resources import data_dir
 from mcp_schemagen.runtime.protocol import newest
 from mcp_schemagen.runtime.registry import DispatchRow
 from mcp_schemagen.runtime_copy import runtime_sources
+from mcp_schemagen.typegen import beyond_64_bits
 from mcp_schemagen.write import OutputFile
 
 
@@ -84,16 +85,6 @@ def raw_json_literal_body(value: Any) -> str:
     each is ``\\"``; between tokens stand ``,`` ``:`` or white space). ASCII only, and ``'``
     as the JSON escape \\u0027, so the text is safe between either kind of triple quotes."""
     return json.dumps(value, indent=1, ensure_ascii=True).replace("'", "\\u0027")
-
-
-def beyond_64_bits(value: Any) -> bool:
-    """Whether a JSON value holds an integer orjson cannot carry (it reads one as a float):
-    what clients receive must be exactly what the tool file says."""
-    if isinstance(value, dict):
-        return any(beyond_64_bits(v) for v in value.values())
-    if isinstance(value, list):
-        return any(beyond_64_bits(v) for v in value)
-    return type(value) is int and not -(2**63) <= value < 2**64
 
 
 def render_package(

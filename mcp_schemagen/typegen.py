@@ -157,6 +157,16 @@ _VALUES = frozenset(
 TYPE_KEYWORDS = _SCHEMAS | _SCHEMA_LISTS | _SCHEMA_MAPS | _DEFINITIONS | _VALUES
 
 
+def beyond_64_bits(value: Any) -> bool:
+    """Whether a JSON value holds an integer beyond 64 bits: orjson reads one as a float,
+    and mypy refuses one in a Literal, yet what clients receive must be what the file says."""
+    if isinstance(value, dict):
+        return any(beyond_64_bits(v) for v in value.values())
+    if isinstance(value, list):
+        return any(beyond_64_bits(v) for v in value)
+    return type(value) is int and not -(2**63) < value < 2**63
+
+
 def _is_plain(text: str) -> bool:
     return all(" " <= c <= "~" and c not in "'\"\\" for c in text)
 
@@ -226,6 +236,8 @@ class _Shield:
         for key, value in node.items():
             if key not in TYPE_KEYWORDS:
                 continue
+            if key in ("enum", "const") and beyond_64_bits(value):
+                continue  # type checkers refuse such a Literal; the type widens to int
             if key == "enum" and isinstance(value, list):
                 shielded[key] = [self._data(v) for v in value]
             elif key == "const":

@@ -487,6 +487,19 @@ def _published_as_written(w: Where) -> None:
     assert listed == written
 
 
+def _type_checks(package: Path) -> None:
+    """Generated code is mypy --strict clean, whatever the schema held."""
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", os.devnull, str(package)],
+        cwd=package.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_hostile_case_builds_safe_code_or_fails_with_a_diagnostic(
     case: Case, tmp_path: Path
@@ -517,6 +530,7 @@ def test_hostile_case_builds_safe_code_or_fails_with_a_diagnostic(
     if case.refused is None:
         assert built.returncode == 0, stderr
         _published_as_written(where)
+        _type_checks(where.project / "server")
         if case.check is not None:
             case.check(where, stderr)
     else:
