@@ -79,7 +79,7 @@ class _Recursive(ValueError):
     pass
 
 
-def _bounded_yaml(node: yaml.Node, label: str) -> None:
+def _bounded_yaml(node: yaml.Node) -> None:
     """Raise _TooLarge when ``node``, with every alias expanded, holds more than MAX_NODES
     nodes or nests deeper than MAX_DEPTH. Each node is measured once (aliases share their
     node), so a bomb is measured in time linear in its size, never expanded."""
@@ -129,13 +129,13 @@ def _bounded(document: Any) -> None:
             pending.extend((item, depth + 1) for item in value)
 
 
-def _load_yaml(text: str, label: str) -> Any:
+def _load_yaml(text: str) -> Any:
     loader = _StrictYamlLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        _bounded_yaml(node, label)
+        _bounded_yaml(node)
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -165,7 +165,7 @@ def parse_file(path: Path, label: str) -> tuple[Any, list[Diagnostic]]:
             document = json.loads(text, object_pairs_hook=_no_duplicates)
             _bounded(document)
             return document, []
-        return _load_yaml(text, label), []
+        return _load_yaml(text), []
     except _DuplicateKey as exc:
         return None, [error(label, "", f"duplicate key {exc.args[0]!r}; JSON keys must be unique")]
     except json.JSONDecodeError as exc:
