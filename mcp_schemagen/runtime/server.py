@@ -25,7 +25,7 @@ import orjson
 
 from . import jsonrpc
 from .context import Context, enter, leave
-from .jsonrpc import RequestId, RpcError, is_request_id
+from .jsonrpc import RequestId, RpcError, dumps_exact, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -367,7 +367,7 @@ class Server:
             body = revision.list_result(
                 chunk, cursor, ttl_ms=self.ttl_ms, cache_scope=self.cache_scope
             )
-            pages.append(orjson.dumps(revision.stamp(body, self._stamp)))
+            pages.append(dumps_exact(revision.stamp(body, self._stamp)))
         return pages
 
     # ----------------------------------------------------------------- tools/call
