@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,8 +19,12 @@ from mcp_schemagen.typegen import TypedModule, typed_module
 
 _SIMPLE_NAMES = frozenset({"str", "int", "float", "bool", "None", "list", "dict"})
 _SCALARS = (str, int, float, bool, type(None))
-# Names the handler module imports from the generated package; a handler may not shadow them.
-RESERVED_FUNCTION_NAMES = frozenset({"annotations", "ContentBlock"})
+# Names a handler may not take: what the handler module imports from the generated
+# package, and every builtin, since annotations (`list[ContentBlock]`), `typing.get_type_hints`
+# and the user's own bodies (`max(...)`) read builtins through the module's namespace.
+RESERVED_FUNCTION_NAMES = frozenset(
+    {"annotations", "ContentBlock", *(n for n in dir(builtins) if not n.startswith("_"))}
+)
 # Root keywords that make "one keyword parameter per property" lose meaning.
 _COMPOSITE_ROOT = frozenset(
     {
@@ -59,6 +64,34 @@ def _is_simple(annotation: str) -> bool:
     ) and not any(
         isinstance(node, ast.Constant) and node.value is not None for node in ast.walk(tree)
     )
+
+
+def _allows_none(annotation: str) -> bool:
+    """Whether ``None`` is one of the annotation's top-level union members."""
+    node = ast.parse(annotation, mode="eval").body
+    members: list[ast.expr] = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        members.append(node.right)
+        node = node.left
+    members.append(node)
+    return any(isinstance(m, ast.Constant) and m.value is None for m in members)
+
+
+def _with_public_names(annotation: str, public: dict[str, str]) -> tuple[str, frozenset[str]]:
+    """The annotation with each class of the tool's module by its public name, and those
+    names; ("", ...) when it holds anything else than such classes and simple builtins
+    (a Literal, say), which then gets an alias of its own."""
+    tree = ast.parse(annotation, mode="eval")
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and node.value is not None:
+            return "", frozenset()
+        if isinstance(node, ast.Name) and node.id not in _SIMPLE_NAMES:
+            if node.id not in public:
+                return "", frozenset()
+            node.id = public[node.id]
+            used.add(node.id)
+    return ast.unparse(tree), frozenset(used)
 
 
 def _python_literal(value: Any) -> str:
@@ -107,9 +140,11 @@ def _parameters(
         seen[python_name] = json_name
         annotation = types.fields.get(json_name, "Any")
         references: frozenset[str] = frozenset()
-        if annotation in public:
-            annotation = public[annotation]
-            references = frozenset({annotation})
+        substituted, named = _with_public_names(annotation, public)
+        if named:
+            # Classes of the module by their public names (`Place | PlanTripDestination`),
+            # rather than an alias: no second name for the same type.
+            annotation, references = substituted, named
         elif not _is_simple(annotation):
             alias = names.claim(prefix + pascal_case(json_name))
             aliases.append((alias, annotation))
@@ -121,10 +156,15 @@ def _parameters(
             default_source = None
         elif has_default and isinstance(default, _SCALARS):
             default_source = _python_literal(default)
+            if default is None and not _allows_none(annotation):
+                # `"default": null` on a property whose schema rejects null (common in
+                # real servers): the dispatcher passes None when the argument is
+                # omitted, so the parameter must admit it.
+                annotation = f"{annotation} | None"
         elif has_default:
             default_source = None  # mutable default: the dispatcher passes a fresh copy
         else:
-            annotation = annotation if annotation.endswith("None") else f"{annotation} | None"
+            annotation = annotation if _allows_none(annotation) else f"{annotation} | None"
             default_source = "None"
         parameters.append(
             Parameter(
@@ -161,10 +201,17 @@ def _exports(
     for local in sorted(types.names):
         if local in already:
             public = local
+        elif local.startswith(prefix) and local not in names.used:
+            public = names.claim(local)
         else:
-            public = names.claim(local if local.startswith(prefix) else prefix + local)
+            public = names.claim(prefix + local)  # `Tag` of tool "tag": TagTag, not Tag2
         exports.append(TypeExport(public, module, local))
     return exports
+
+
+def _function_name(source: ToolSource) -> str:
+    function = python_identifier(str(source.definition["name"]))
+    return function + "_" if function in RESERVED_FUNCTION_NAMES else function
 
 
 def compile_tools(
@@ -174,12 +221,12 @@ def compile_tools(
     problems: list[Diagnostic] = []
     functions: dict[str, ToolSource] = {}
     names = _Names()
-    for source in sorted(sources, key=lambda s: str(s.definition["name"])):
+    # Tools keep the order of their files and, within a file, the order written: a
+    # server's tools/list order is part of its contract (clients' prompt caches).
+    for source in sources:
         definition = source.definition
         name = str(definition["name"])
-        function = python_identifier(name)
-        if function in RESERVED_FUNCTION_NAMES:
-            function += "_"
+        function = _function_name(source)
         if function in functions:
             other = functions[function]
             problems.append(

@@ -8,6 +8,7 @@ from mcp_schemagen.config import Config
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
 from mcp_schemagen.ir import Tool
 from mcp_schemagen.naming import docstring_literal
+from mcp_schemagen.render import CONTENT_TYPES
 
 
 def handler_module_spec(config: Config, tools: Sequence[Tool]) -> HandlerModuleSpec:
@@ -32,4 +33,9 @@ def handler_module_spec(config: Config, tools: Sequence[Tool]) -> HandlerModuleS
         )
         for tool in tools
     ]
-    return HandlerModuleSpec(docstring=docstring, managed_imports=imports, handlers=handlers)
+    type_names = frozenset(
+        [*CONTENT_TYPES, *(export.public for tool in tools for export in tool.exports)]
+    )
+    return HandlerModuleSpec(
+        docstring=docstring, managed_imports=imports, handlers=handlers, type_names=type_names
+    )

@@ -15,8 +15,8 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
-from ._types.tag__input import Tag as Tag2
-from ._types.tag__input import TagInput, TagTags
+from ._types.tag__input import Tag as TagTag
+from ._types.tag__input import TagInput
 
 __all__ = [
     "AudioContent",
@@ -24,8 +24,7 @@ __all__ = [
     "EmbeddedResource",
     "ImageContent",
     "ResourceLink",
-    "Tag2",
     "TagInput",
-    "TagTags",
+    "TagTag",
     "TextContent",
 ]
