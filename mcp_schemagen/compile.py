@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import ast
 import builtins
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.ir import Parameter, Tool, TypeExport
 from mcp_schemagen.naming import pascal_case, python_identifier
 from mcp_schemagen.publish import all_published
@@ -92,6 +93,28 @@ def _with_public_names(annotation: str, public: dict[str, str]) -> tuple[str, fr
             node.id = public[node.id]
             used.add(node.id)
     return ast.unparse(tree), frozenset(used)
+
+
+_SCHEMA_PATH = re.compile(r"\s*Schema path: #(/\S*?)\.?$")
+
+
+def generator_diagnostics(types: TypedModule, file: str, pointer: str) -> list[Diagnostic]:
+    """datamodel-code-generator's warnings, in our words and located in the tool file."""
+    found = []
+    for note in types.generator_warnings:
+        where = pointer
+        path = _SCHEMA_PATH.search(note)
+        if path is not None:
+            where, note = pointer + path.group(1), note[: path.start()]
+        found.append(
+            warning(
+                file,
+                where,
+                "the generated Python types cannot express this schema exactly, so they may "
+                f"accept or reject what the server's validation does not ({note.strip()})",
+            )
+        )
+    return found
 
 
 def _python_literal(value: Any) -> str:
@@ -194,19 +217,80 @@ def _with_aliases(types: TypedModule, aliases: list[tuple[str, str]]) -> TypedMo
     )
 
 
+@dataclass
+class _SharedDefinitions:
+    """`$defs` entries defined alike wherever their name is defined, in more than one
+    schema: one type, exported once, rather than one copy under each tool's prefix."""
+
+    owners: dict[str, tuple[str, ...]]  # definition name -> the tools defining it
+    public: dict[str, str] = field(default_factory=dict)  # its public name, once exported
+
+    @staticmethod
+    def of(sources: Sequence[ToolSource]) -> _SharedDefinitions:
+        texts: dict[str, set[str]] = {}
+        owners: dict[str, list[str]] = {}
+        refs: dict[str, set[str]] = {}
+        for source in sources:
+            for key in ("inputSchema", "outputSchema"):
+                schema = source.definition.get(key)
+                for keyword in ("$defs", "definitions"):
+                    table = schema.get(keyword) if isinstance(schema, dict) else None
+                    for name, definition in (table or {}).items():
+                        text = json.dumps(definition, sort_keys=True)
+                        texts.setdefault(name, set()).add(text)
+                        owners.setdefault(name, []).append(str(source.definition["name"]))
+                        refs.setdefault(name, set()).update(_REF.findall(text))
+        shared = {n for n, o in owners.items() if len(texts[n]) == 1 and len(o) > 1}
+        # A definition is the same type everywhere only if what it refers to is too.
+        while unshared := {
+            n for n in shared if any(r.rsplit("/", 1)[-1] not in shared for r in refs[n])
+        }:
+            shared -= unshared
+        return _SharedDefinitions({n: tuple(dict.fromkeys(owners[n])) for n in shared})
+
+
+# Every "$ref" value of a definition's JSON text; anything but "#/$defs/NAME" or
+# "#/definitions/NAME" keeps the definition per tool.
+_REF = re.compile(r'"\$ref": "((?:#/\$defs/|#/definitions/)?[^"]*)"')
+
+
+def _definition_names(schema: Any) -> frozenset[str]:
+    if not isinstance(schema, dict):
+        return frozenset()
+    tables = [schema.get(k) for k in ("$defs", "definitions")]
+    return frozenset(name for table in tables if isinstance(table, dict) for name in table)
+
+
 def _exports(
-    module: str, types: TypedModule, prefix: str, names: _Names, already: set[str]
-) -> list[TypeExport]:
+    module: str,
+    types: TypedModule,
+    prefix: str,
+    names: _Names,
+    already: set[str],
+    shared: _SharedDefinitions,
+    schema: Any,
+) -> tuple[list[TypeExport], dict[str, str]]:
+    """The module's exports, and the public name of each class it defines."""
     exports = []
+    public_names: dict[str, str] = {}
+    own_shared = shared.owners.keys() & _definition_names(schema)
     for local in sorted(types.names):
+        if local in own_shared and local in shared.public:
+            public_names[local] = shared.public[local]
+            continue  # exported with the first module that defines it
         if local in already:
             public = local
+        elif local in own_shared and len(shared.owners[local]) > 1 and local not in names.used:
+            public = names.claim(local)  # one type of several tools: no tool's prefix
         elif local.startswith(prefix) and local not in names.used:
             public = names.claim(local)
         else:
             public = names.claim(prefix + local)  # `Tag` of tool "tag": TagTag, not Tag2
+        if local in own_shared:
+            shared.public[local] = public
+        public_names[local] = public
         exports.append(TypeExport(public, module, local))
-    return exports
+    return exports, public_names
 
 
 def _function_name(source: ToolSource) -> str:
@@ -221,9 +305,15 @@ def compile_tools(
     problems: list[Diagnostic] = []
     functions: dict[str, ToolSource] = {}
     names = _Names()
+    # Every tool's prefix first, so that a type shared by several tools, named without
+    # one, never pushes a tool's own names to a numbered form.
+    prefixes = [names.claim(pascal_case(str(s.definition["name"]))) for s in sources]
+    for prefix in prefixes:
+        names.used.update({f"{prefix}Input", f"{prefix}Output"})
+    shared = _SharedDefinitions.of(sources)
     # Tools keep the order of their files and, within a file, the order written: a
     # server's tools/list order is part of its contract (clients' prompt caches).
-    for source in sources:
+    for source, prefix in zip(sources, prefixes, strict=True):
         definition = source.definition
         name = str(definition["name"])
         function = _function_name(source)
@@ -239,17 +329,18 @@ def compile_tools(
             )
             continue
         functions[function] = source
-        prefix = names.claim(pascal_case(name))
         input_name, output_name = f"{prefix}Input", f"{prefix}Output"
-        names.used.update({input_name, output_name})
         input_schema = definition.get("inputSchema", {})
         input_types = typed_module(input_schema, input_name, cache_dir)
+        input_pointer = pointer_join(source.pointer, "inputSchema")
+        problems.extend(generator_diagnostics(input_types, source.file, input_pointer))
         whole: str | None = None
         parameters: list[Parameter] = []
         input_module, output_module = f"{function}__input", f"{function}__output"
-        exports = _exports(input_module, input_types, prefix, names, {input_name})
+        exports, public = _exports(
+            input_module, input_types, prefix, names, {input_name}, shared, input_schema
+        )
         if _keyword_parameters_fit(input_schema):
-            public = {e.local: e.public for e in exports}
             parameters, aliases, found = _parameters(
                 source.file, source.pointer, input_schema, input_types, public, prefix, names
             )
@@ -261,8 +352,19 @@ def compile_tools(
         output_types = None
         if "outputSchema" in definition:
             output_types = typed_module(definition["outputSchema"], output_name, cache_dir)
+            output_pointer = pointer_join(source.pointer, "outputSchema")
+            problems.extend(generator_diagnostics(output_types, source.file, output_pointer))
         if output_types is not None:
-            exports += _exports(output_module, output_types, prefix, names, {output_name})
+            output_exports, _ = _exports(
+                output_module,
+                output_types,
+                prefix,
+                names,
+                {output_name},
+                shared,
+                definition["outputSchema"],
+            )
+            exports += output_exports
         published, _ = all_published(definition, revisions)
         description = definition.get("description")
         tools.append(

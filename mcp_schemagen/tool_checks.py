@@ -15,6 +15,7 @@ from mcp_schemagen import specs
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.publish import all_published, known_tool_fields
 from mcp_schemagen.schema_checks import check_schema
+from mcp_schemagen.schema_lint import lint_schema
 from mcp_schemagen.tools import ToolSource
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
@@ -109,7 +110,9 @@ def check_schemas(source: ToolSource) -> list[Diagnostic]:
     for key in ("inputSchema", "outputSchema"):
         if key in source.definition:
             value: Any = source.definition[key]
-            problems.extend(check_schema(value, source.file, pointer_join(source.pointer, key)))
+            where = pointer_join(source.pointer, key)
+            problems.extend(check_schema(value, source.file, where))
+            problems.extend(lint_schema(value, source.file, where))
     return problems
 
 

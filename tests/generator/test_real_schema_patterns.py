@@ -6,6 +6,8 @@ running server does."""
 
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.projects import run_cli, write_project
+from tests.support.projects import mypy_strict, run_cli, write_project
 from tests.support.stdio_conversation import Conversation, meta
 
 # The shape of one real server's 41 tools: optional filters declared with "default": null
@@ -104,13 +106,7 @@ def _call(conversation: Conversation, name: str, arguments: dict[str, Any]) -> s
 
 
 def test_generated_package_with_these_patterns_passes_mypy_strict(project: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "server"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = mypy_strict(project, "server")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -161,3 +157,27 @@ def test_tools_keep_the_order_of_their_files_and_of_an_adopted_listing(
         for name in ("first", "zeta", "list_", "search_issues", "alpha")
     ]
     assert order == sorted(order)
+
+
+def test_shared_definitions_and_unions_get_one_plain_name_each(tmp_path: Path) -> None:
+    """A `$defs` entry several schemas define alike is one public type (not one per tool
+    and direction); a union parameter names its member classes, with no numbered names;
+    the structural TypedDicts let a value of one tool's Place serve another's."""
+    case = Path(__file__).parent / "cases" / "descriptions-unions-shared-defs" / "input"
+    root = tmp_path / "shared"
+    shutil.copytree(case, root)
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    types = (root / "server" / "types.py").read_text(encoding="utf-8")
+    assert '"Place",' in types
+    assert "Place as" not in types and "PlanTripPlace" not in types
+    assert re.findall(r"\b[A-Z]\w*[A-Za-z]\d+\b", types) == []
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    assert "destination: Place | PlanTripDestination" in source
+    assert "def weather_at(*, where: Place)" in source
+    source = source.replace('raise NotImplementedError("plan_trip")', 'return {"stops": [origin]}')
+    source = source.replace('raise NotImplementedError("weather_at")', 'return where["city"]')
+    handlers.write_text(source, encoding="utf-8")
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
