@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import json
 import re
 from collections.abc import Sequence
@@ -386,4 +387,21 @@ def compile_tools(
                 description=description if isinstance(description, str) else None,
             )
         )
-    return tools, problems
+    return _clear_of_imported_types(tools), problems
+
+
+def _clear_of_imported_types(tools: list[Tool]) -> list[Tool]:
+    """A handler named like a type the handler module imports (tool "Place" beside a
+    shared `Place`) would shadow it: such a handler gets a trailing `_`, like a builtin."""
+    imported = {name for tool in tools for name in tool.type_references()}
+    taken = {tool.function for tool in tools} | imported
+    cleared = []
+    for tool in tools:
+        if tool.function in imported:
+            function = tool.function + "_"
+            while function in taken:
+                function += "_"
+            taken.add(function)
+            tool = dataclasses.replace(tool, function=function)
+        cleared.append(tool)
+    return cleared

@@ -181,3 +181,21 @@ def test_shared_definitions_and_unions_get_one_plain_name_each(tmp_path: Path) -
     handlers.write_text(source, encoding="utf-8")
     result = mypy_strict(root, "server")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_handler_named_like_an_imported_type_does_not_shadow_it(tmp_path: Path) -> None:
+    one_of = {"oneOf": [{"type": "object"}, {"type": "object", "required": ["a"]}]}
+    listing = {
+        "tools": [
+            {"name": "foo", "inputSchema": {"type": "object", **one_of}},
+            {"name": "FooInput", "inputSchema": {"type": "object"}},
+        ]
+    }
+    root = write_project(tmp_path / "p", {"tools.json": listing})
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    source = (root / "server" / "handlers.py").read_text(encoding="utf-8")
+    assert "def foo(arguments: FooInput)" in source
+    assert "def FooInput_()" in source
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
