@@ -262,6 +262,47 @@ def _definition_names(schema: Any) -> frozenset[str]:
     return frozenset(name for table in tables if isinstance(table, dict) for name in table)
 
 
+_NUMBERED = re.compile(r"(.*\D)(\d+)")
+
+
+def _member_names(types: TypedModule) -> dict[str, str]:
+    """Better names for classes datamodel-code-generator numbered apart (the anonymous
+    members of one union: `Destination`, `Destination1`, ...): each after the keys it
+    requires, or has (`DestinationLatLon`), when that tells every member apart."""
+    classes = {
+        node.name: node for node in ast.parse(types.source).body if isinstance(node, ast.ClassDef)
+    }
+    families: dict[str, list[str]] = {}
+    for name in classes:
+        numbered = _NUMBERED.fullmatch(name)
+        if numbered and numbered.group(1) in classes:
+            families.setdefault(numbered.group(1), [numbered.group(1)]).append(name)
+    renamed: dict[str, str] = {}
+    for base, members in families.items():
+        wanted = {member: base + _keys_name(classes[member]) for member in members}
+        if len(set(wanted.values())) == len(members) and base not in wanted.values():
+            renamed.update(wanted)
+    return renamed
+
+
+def _keys_name(node: ast.ClassDef) -> str:
+    fields = [
+        (item.target.id, not _is_not_required(item.annotation))
+        for item in node.body
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+    ]
+    keys = [name for name, required in fields if required] or [name for name, _ in fields]
+    return "".join(pascal_case(key) for key in keys[:3]) if keys else ""
+
+
+def _is_not_required(annotation: ast.expr) -> bool:
+    return (
+        isinstance(annotation, ast.Subscript)
+        and isinstance(annotation.value, ast.Name)
+        and annotation.value.id == "NotRequired"
+    )
+
+
 def _exports(
     module: str,
     types: TypedModule,
@@ -275,6 +316,7 @@ def _exports(
     exports = []
     public_names: dict[str, str] = {}
     own_shared = shared.owners.keys() & _definition_names(schema)
+    member_names = _member_names(types)
     for local in sorted(types.names):
         if local in own_shared and local in shared.public:
             public_names[local] = shared.public[local]
@@ -283,6 +325,8 @@ def _exports(
             public = local
         elif local in own_shared and len(shared.owners[local]) > 1 and local not in names.used:
             public = names.claim(local)  # one type of several tools: no tool's prefix
+        elif local in member_names:
+            public = names.claim(prefix + member_names[local])
         elif local.startswith(prefix) and local not in names.used:
             public = names.claim(local)
         else:

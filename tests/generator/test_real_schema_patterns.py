@@ -171,7 +171,9 @@ def test_shared_definitions_and_unions_get_one_plain_name_each(tmp_path: Path) -
     types = (root / "server" / "types.py").read_text(encoding="utf-8")
     assert '"Place",' in types
     assert "Place as" not in types and "PlanTripPlace" not in types
-    assert re.findall(r"\b[A-Z]\w*[A-Za-z]\d+\b", types) == []
+    public = re.findall(r'^    "(\w+)",$', types, re.MULTILINE)
+    assert "PlanTripViaStation" in public and "PlanTripViaLatLon" in public
+    assert [name for name in public if name[-1].isdigit()] == []
     handlers = root / "server" / "handlers.py"
     source = handlers.read_text(encoding="utf-8")
     assert "destination: Place | PlanTripDestination" in source

@@ -3,7 +3,7 @@
 # input: protocol 2025-06-18 sha256=af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01
 # input: protocol 2026-07-28 sha256=ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 # input: pyproject.toml sha256=1a9519c4fa3b50f5a146cab20afa3c7ff3206e9cd88d2fa71eb2f424427f3c4d
-# input: tools/trips.json sha256=56abf09ee5770d85290676ede96f49be7d92a5c368e35e9256cd389db62c2aa0
+# input: tools/trips.json sha256=60128370980088dbca2c9ffeaf0117dd80af9a45d5ecc20416fc3e4d26b44131
 
 """The dispatch table: each tool's published definitions, schemas and handler."""
 
@@ -78,6 +78,37 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
        "type": "integer",
        "minimum": 1,
        "description": "Length of the trip in days."
+      },
+      "via": {
+       "description": "A stop on the way: a station code, or coordinates.",
+       "anyOf": [
+        {
+         "type": "object",
+         "properties": {
+          "station": {
+           "type": "string"
+          }
+         },
+         "required": [
+          "station"
+         ]
+        },
+        {
+         "type": "object",
+         "properties": {
+          "lat": {
+           "type": "number"
+          },
+          "lon": {
+           "type": "number"
+          }
+         },
+         "required": [
+          "lat",
+          "lon"
+         ]
+        }
+       ]
       }
      },
      "required": [
@@ -128,7 +159,8 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   "arguments": {
    "origin": "origin",
    "destination": "destination",
-   "days": "days"
+   "days": "days",
+   "via": "via"
   },
   "defaults": {},
   "whole_arguments": null

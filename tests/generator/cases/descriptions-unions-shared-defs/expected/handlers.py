@@ -8,12 +8,23 @@ code may use (content, results, errors, the context) is in `.api`.
 
 from __future__ import annotations
 
-from .types import ContentBlock, Place, PlanTripDestination, PlanTripOutput
+from .types import (
+    ContentBlock,
+    Place,
+    PlanTripDestination,
+    PlanTripOutput,
+    PlanTripViaLatLon,
+    PlanTripViaStation,
+)
 
 
 # mcp-codegen tool: "plan_trip"
 def plan_trip(
-    *, origin: Place, destination: Place | PlanTripDestination, days: int | None = None
+    *,
+    origin: Place,
+    destination: Place | PlanTripDestination,
+    days: int | None = None,
+    via: PlanTripViaStation | PlanTripViaLatLon | None = None,
 ) -> PlanTripOutput:
     """Plan a trip between two places.
 
@@ -21,6 +32,7 @@ def plan_trip(
         origin: Where the trip starts.
         destination: Where it ends: a place or coordinates.
         days: Length of the trip in days.
+        via: A stop on the way: a station code, or coordinates.
     """
     raise NotImplementedError("plan_trip")
 

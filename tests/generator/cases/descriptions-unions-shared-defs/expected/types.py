@@ -3,7 +3,7 @@
 # input: protocol 2025-06-18 sha256=af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01
 # input: protocol 2026-07-28 sha256=ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 # input: pyproject.toml sha256=1a9519c4fa3b50f5a146cab20afa3c7ff3206e9cd88d2fa71eb2f424427f3c4d
-# input: tools/trips.json sha256=56abf09ee5770d85290676ede96f49be7d92a5c368e35e9256cd389db62c2aa0
+# input: tools/trips.json sha256=60128370980088dbca2c9ffeaf0117dd80af9a45d5ecc20416fc3e4d26b44131
 
 """Types of every tool's arguments and structured results, for handlers and callers."""
 
@@ -17,6 +17,8 @@ from ._runtime.content import (
 )
 from ._types.plan_trip__input import Destination as PlanTripDestination
 from ._types.plan_trip__input import Place, PlanTripInput
+from ._types.plan_trip__input import Via as PlanTripViaStation
+from ._types.plan_trip__input import Via1 as PlanTripViaLatLon
 from ._types.plan_trip__output import PlanTripOutput
 from ._types.weather_at__input import WeatherAtInput
 
@@ -29,6 +31,8 @@ __all__ = [
     "PlanTripDestination",
     "PlanTripInput",
     "PlanTripOutput",
+    "PlanTripViaLatLon",
+    "PlanTripViaStation",
     "ResourceLink",
     "TextContent",
     "WeatherAtInput",
