@@ -58,7 +58,7 @@ def check_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
 # Keywords datamodel-code-generator reads as instructions: imports, base classes, field
 # names. Type generation drops every non-standard keyword (typegen.TYPE_KEYWORDS); these
 # get a warning, since their author expects an effect they will not have.
-_GENERATOR_INSTRUCTIONS = frozenset(
+GENERATOR_INSTRUCTIONS = frozenset(
     {
         "customTypePath",
         "customBasePath",
@@ -87,7 +87,7 @@ def generator_instruction_warnings(schema: Any, file: str, pointer: str) -> list
         )
         for node in _nodes(schema, pointer, "", schema)
         for key in node.schema
-        if key in _GENERATOR_INSTRUCTIONS
+        if key in GENERATOR_INSTRUCTIONS
     ]
 
 

@@ -16,6 +16,7 @@ from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.header_checks import check_mcp_headers
 from mcp_schemagen.publish import all_published, known_tool_fields
 from mcp_schemagen.schema_checks import check_schema, generator_instruction_warnings
+from mcp_schemagen.schema_lint import lint_schema
 from mcp_schemagen.tools import ToolSource
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
@@ -113,6 +114,7 @@ def check_schemas(source: ToolSource) -> list[Diagnostic]:
             where = pointer_join(source.pointer, key)
             problems.extend(check_schema(value, source.file, where))
             problems.extend(generator_instruction_warnings(value, source.file, where))
+            problems.extend(lint_schema(value, source.file, where))
     return problems
 
 

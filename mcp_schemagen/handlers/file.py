@@ -54,6 +54,7 @@ def spec_to_json(spec: HandlerModuleSpec) -> dict[str, Any]:
         "docstring": spec.docstring,
         "managed_imports": spec.managed_imports,
         "handlers": [asdict(h) for h in spec.handlers],
+        "type_names": None if spec.type_names is None else sorted(spec.type_names),
     }
 
 
@@ -62,4 +63,7 @@ def spec_from_json(document: dict[str, Any]) -> HandlerModuleSpec:
         docstring=document["docstring"],
         managed_imports=document["managed_imports"],
         handlers=tuple(HandlerSpec(**h) for h in document["handlers"]),
+        type_names=(
+            None if document.get("type_names") is None else frozenset(document["type_names"])
+        ),
     )

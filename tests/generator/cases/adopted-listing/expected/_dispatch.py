@@ -20,6 +20,24 @@ from ._runtime.server import Server
 # the tool files, so what clients receive is byte-stable across builds.
 _DATA: dict[str, DispatchRow] = orjson.loads(r"""
 {
+ "ping": {
+  "forms": [
+   {
+    "name": "ping",
+    "description": "Answer pong.",
+    "inputSchema": {
+     "type": "object"
+    }
+   }
+  ],
+  "published": {
+   "2025-06-18": 0,
+   "2026-07-28": 0
+  },
+  "arguments": {},
+  "defaults": {},
+  "whole_arguments": null
+ },
  "add": {
   "forms": [
    {
@@ -52,24 +70,6 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   },
   "defaults": {},
   "whole_arguments": null
- },
- "ping": {
-  "forms": [
-   {
-    "name": "ping",
-    "description": "Answer pong.",
-    "inputSchema": {
-     "type": "object"
-    }
-   }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
-  },
-  "arguments": {},
-  "defaults": {},
-  "whole_arguments": null
  }
 }
 """)
@@ -77,8 +77,8 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
     {
-        "add": handlers.add,
         "ping": handlers.ping,
+        "add": handlers.add,
     },
 )
 

@@ -15,7 +15,8 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
-from ._types.tag__input import Tag, TagInput, TagTags
+from ._types.tag__input import Tag as TagTag
+from ._types.tag__input import TagInput
 
 __all__ = [
     "AudioContent",
@@ -23,8 +24,7 @@ __all__ = [
     "EmbeddedResource",
     "ImageContent",
     "ResourceLink",
-    "Tag",
     "TagInput",
-    "TagTags",
+    "TagTag",
     "TextContent",
 ]

@@ -12,6 +12,3 @@ Tag: TypeAlias = str
 class TagInput(TypedDict):
     item: str
     tags: list[Tag]
-
-
-TagTags: TypeAlias = list[Tag]
