@@ -15,8 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
-from ._types.tag__input import Tag as TagTag
-from ._types.tag__input import TagInput
+from ._types.tag__input import Tag, TagInput
 
 __all__ = [
     "AudioContent",
@@ -24,7 +23,7 @@ __all__ = [
     "EmbeddedResource",
     "ImageContent",
     "ResourceLink",
+    "Tag",
     "TagInput",
-    "TagTag",
     "TextContent",
 ]
