@@ -113,8 +113,11 @@ class McpHttpApp:
     # ------------------------------------------------------------------ routing
 
     async def _http(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
+        # Optional whitespace around a field value is not part of it (RFC 9110 5.5); not
+        # every ASGI server strips it.
         headers: Headers = {
-            name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]
+            name.decode("latin-1"): value.decode("latin-1").strip(" \t")
+            for name, value in scope["headers"]
         }
         method = scope["method"]
         path = scope["path"]
