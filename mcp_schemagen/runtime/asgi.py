@@ -178,7 +178,7 @@ class McpHttpApp:
             await self.rpc_error(send, 400, None, RpcError(PARSE_ERROR, "Parse error"))
             return
         if self._is_stateless(message, headers.get("mcp-protocol-version")):
-            await self.stateless.post(message, body, headers, receive, send, sse_ok)
+            await self.stateless.post(message, body, headers, receive, send, json_ok, sse_ok)
         else:
             await self.sessions.post(message, body, headers, receive, send, json_ok, sse_ok)
 
