@@ -51,7 +51,11 @@ DISTRIBUTIONS = {
     "orjson": "orjson",
     "typing_extensions": "typing-extensions",
     "pydantic": "pydantic",
+    "uvicorn": "uvicorn",
+    "redis": "redis",
 }
+# Imported only inside the functions serving --http and --store redis://: the `http` extra.
+HTTP_ONLY = {"uvicorn", "redis"}
 
 
 def _listing(root: Path) -> set[str]:
@@ -271,9 +275,11 @@ def test_declares_what_the_generated_package_imports(project: Path) -> None:
     meta = document["project"]
     package = project / NAME
     serving = [p for p in package.rglob("*.py") if "protocol" not in p.relative_to(package).parts]
-    runtime = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
+    imported = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
+    runtime = imported - HTTP_ONLY
     assert runtime == _names(meta["dependencies"])
     assert runtime == {"jsonschema-rs", "orjson", "typing-extensions"}
+    assert imported & HTTP_ONLY <= _names(meta["optional-dependencies"]["http"])
     protocol = list((package / "protocol").glob("*.py"))
     models = {DISTRIBUTIONS[name] for name in _third_party_imports(protocol)}
     assert models == _names(meta["optional-dependencies"]["protocol"]) == {"pydantic"}
