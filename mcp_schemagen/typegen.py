@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -181,23 +182,45 @@ def _top_level_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def _unwrap(annotation: ast.expr, source: str) -> str:
+class _Segments:
+    """Source text of AST nodes, from lines split once.
+
+    ``ast.get_source_segment`` splits the whole module into lines on every call, so
+    asking it for each field of a 5,000-property TypedDict was quadratic in schema size.
+    """
+
+    def __init__(self, source: str) -> None:
+        # The lines as the parser counts them (\n, \r\n or \r), as UTF-8: node columns
+        # are byte offsets.
+        lines = re.split(r"(?<=\n)|(?<=\r)(?!\n)", source)
+        self._lines = [line.encode("utf-8") for line in lines]
+
+    def of(self, node: ast.expr) -> str:
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self._lines[first][node.col_offset : node.end_col_offset].decode("utf-8")
+        parts = [self._lines[first][node.col_offset :], *self._lines[first + 1 : last]]
+        parts.append(self._lines[last][: node.end_col_offset])
+        return b"".join(parts).decode("utf-8")
+
+
+def _unwrap(annotation: ast.expr, segments: _Segments) -> str:
     while (
         isinstance(annotation, ast.Subscript)
         and isinstance(annotation.value, ast.Name)
         and annotation.value.id in _WRAPPERS
     ):
         annotation = annotation.slice
-    segment = ast.get_source_segment(source, annotation)
-    assert segment is not None
-    return " ".join(segment.split())
+    return " ".join(segments.of(annotation).split())
 
 
 def _root_fields(tree: ast.Module, source: str, root: str) -> dict[str, str]:
+    segments = _Segments(source)
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == root:
             return {
-                item.target.id: _unwrap(item.annotation, source)
+                item.target.id: _unwrap(item.annotation, segments)
                 for item in node.body
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
             }
@@ -210,7 +233,7 @@ def _root_fields(tree: ast.Module, source: str, root: str) -> dict[str, str]:
         ):
             table = node.value.args[1]
             return {
-                key.value: _unwrap(value, source)
+                key.value: _unwrap(value, segments)
                 for key, value in zip(table.keys, table.values, strict=True)
                 if isinstance(key, ast.Constant) and isinstance(key.value, str)
             }

@@ -1,0 +1,73 @@
+"""Build work grows linearly with schema size: steps that once rescanned a whole module per
+property are counted here, not timed (timings belong in bench/)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import pytest
+
+from mcp_schemagen.typegen import typed_module
+
+
+def _object_schema(count: int) -> dict[str, Any]:
+    properties = {f"p_{n}": {"type": "string", "maxLength": 8} for n in range(count)}
+    # A multi-line annotation and a non-ASCII name: segments are cut by byte columns.
+    properties["choice"] = {"enum": [f"v{n}" for n in range(40)]}
+    properties["größe"] = {"type": "integer"}
+    return {"type": "object", "properties": properties, "required": ["p_0"]}
+
+
+def test_field_annotations_do_not_rescan_the_module_per_property(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ast.get_source_segment splits the whole module into lines on every call: once per
+    # property made building 5,000 properties quadratic (issue 10, point 9).
+    splits = 0
+    original = ast._splitlines_no_ff  # type: ignore[attr-defined]
+
+    def counting(source: str) -> list[str]:
+        nonlocal splits
+        splits += 1
+        result: list[str] = original(source)
+        return result
+
+    monkeypatch.setattr(ast, "_splitlines_no_ff", counting)
+    counts = []
+    for size in (10, 80):
+        splits = 0
+        module = typed_module(_object_schema(size), "BigInput")
+        assert len(module.fields) == size + 2
+        counts.append(splits)
+    assert counts[0] == counts[1], f"module rescans grow with properties: {counts}"
+
+
+def test_field_annotations_are_the_source_text() -> None:
+    """The same text the stdlib's (quadratic) get_source_segment gives, non-ASCII included."""
+    schema = _object_schema(3)
+    schema["properties"]["label"] = {"enum": ["grün", "blau\u2028rot"]}
+    module = typed_module(schema, "BigInput")
+    tree = ast.parse(module.source)
+    # A property name that is no plain identifier makes the functional TypedDict form.
+    [table] = [
+        n.value.args[1]
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        and isinstance(n.value, ast.Call)
+        and isinstance(n.targets[0], ast.Name)
+        and n.targets[0].id == "BigInput"
+        and isinstance(n.value.args[1], ast.Dict)
+    ]
+    assert isinstance(table, ast.Dict)
+    expected = {}
+    for key, annotation in zip(table.keys, table.values, strict=True):
+        assert isinstance(key, ast.Constant)
+        while isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name):
+            if annotation.value.id not in ("NotRequired", "Required"):
+                break
+            annotation = annotation.slice
+        segment = ast.get_source_segment(module.source, annotation)
+        assert segment is not None
+        expected[key.value] = " ".join(segment.split())
+    assert module.fields == expected
