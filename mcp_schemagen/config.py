@@ -16,7 +16,16 @@ DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
 DEFAULT_PAGE_SIZE = 100
 _PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _KNOWN_KEYS = frozenset(
-    {"package", "out", "tools", "revisions", "server-name", "server-version", "page-size"}
+    {
+        "package",
+        "out",
+        "tools",
+        "revisions",
+        "server-name",
+        "server-version",
+        "page-size",
+        "protocol-models",
+    }
 )
 
 
@@ -30,6 +39,9 @@ class Config:
     server_name: str
     server_version: str
     page_size: int
+    # pydantic models of every protocol revision, for the user's tests and clients; opt-in,
+    # since the server never imports them and they would dominate a small first build.
+    protocol_models: bool = False
 
     @property
     def package_dir(self) -> Path:
@@ -117,6 +129,11 @@ def load_config(root: Path) -> Config:
         bad("page-size", "must be a positive integer (tools per tools/list page)")
         page_size = DEFAULT_PAGE_SIZE
 
+    protocol_models = section.get("protocol-models", False)
+    if not isinstance(protocol_models, bool):
+        bad("protocol-models", "must be true or false (generate PACKAGE.protocol, pydantic models)")
+        protocol_models = False
+
     if problems:
         raise BuildError(problems)
     return Config(
@@ -128,4 +145,5 @@ def load_config(root: Path) -> Config:
         server_name=str(server_name),
         server_version=str(server_version),
         page_size=page_size,
+        protocol_models=protocol_models,
     )

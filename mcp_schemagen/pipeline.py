@@ -25,7 +25,6 @@ from mcp_schemagen.fingerprint import input_digests
 from mcp_schemagen.handlers.file import handlers_file, spec_to_json
 from mcp_schemagen.handlers.signatures import handler_module_spec
 from mcp_schemagen.manifest import MANIFEST_NAME, Manifest, read_manifest
-from mcp_schemagen.protocol_models import module_name, render_protocol_init, render_protocol_module
 from mcp_schemagen.provenance import sha256_text
 from mcp_schemagen.render import render_package
 from mcp_schemagen.tool_checks import check_tool
@@ -89,6 +88,30 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
     return sources, problems
 
 
+def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]:
+    """PACKAGE.protocol: one module per revision, each made once per revision and generator
+    version into the shared cache (protocol_models), then copied from there."""
+    # Imported only for projects that ask for the models (it loads datamodel-code-generator).
+    from mcp_schemagen.protocol_models import (
+        module_name,
+        render_protocol_init,
+        render_protocol_module,
+    )
+
+    files = []
+    for revision in config.revisions:
+        progress(f"protocol models {revision}")
+        files.append(
+            OutputFile(
+                config.package_dir / "protocol" / f"{module_name(revision)}.py",
+                render_protocol_module(specs.load(revision)),
+            )
+        )
+    init = render_protocol_init(config.revisions)
+    files.append(OutputFile(config.package_dir / "protocol" / "__init__.py", init))
+    return files
+
+
 def plan(root: Path, progress: Progress = quiet) -> Plan:
     config = load_config(root)
     try:
@@ -107,21 +130,9 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
         raise BuildError(problems)
     inputs = input_digests(config)
     provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
-    files = render_package(config, tools, provenance, specs.cache_dir().parent / "formatted")
-    for revision in config.revisions:
-        progress(f"protocol models {revision}")
-        spec = specs.load(revision)
-        files.append(
-            OutputFile(
-                config.package_dir / "protocol" / f"{module_name(revision)}.py",
-                render_protocol_module(spec),
-            )
-        )
-    files.append(
-        OutputFile(
-            config.package_dir / "protocol" / "__init__.py", render_protocol_init(config.revisions)
-        )
-    )
+    files = render_package(config, tools, provenance)
+    if config.protocol_models:
+        files += protocol_model_files(config, progress)
     handler_spec = handler_module_spec(config, tools)
     handlers, merge_warnings = handlers_file(config.package_dir, handler_spec)
     warnings = [d for d in problems if d.level is Level.WARNING]

@@ -1,18 +1,17 @@
 """IR -> the text of every generated file (jinja2 prints; names and escaping are decided
-in Python beforehand), black run once over each Python module."""
+in Python beforehand), formatted by one ruff run over all Python modules."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from mcp_schemagen.config import Config
-from mcp_schemagen.formatting import format_python
+from mcp_schemagen.formatting import format_modules
 from mcp_schemagen.imports import sort_imports, sorted_names
 from mcp_schemagen.ir import Tool
 from mcp_schemagen.naming import docstring_literal, string_literal
@@ -97,7 +96,7 @@ def raw_json_literal_body(value: Any) -> str:
 
 
 def render_package(
-    config: Config, tools: Sequence[Tool], inputs: dict[str, str], cache_dir: Path | None = None
+    config: Config, tools: Sequence[Tool], inputs: dict[str, str]
 ) -> list[OutputFile]:
     """Every generated module of the package except the protocol models and handlers.
 
@@ -142,10 +141,9 @@ def render_package(
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             files[f"_types/{tool.output_module}.py"] = own + tool.output_types.source
-    outputs = [
-        OutputFile(package / name, format_python(sort_imports(text), cache_dir))
-        for name, text in sorted(files.items())
-    ]
+    names = sorted(files)
+    formatted = format_modules([sort_imports(files[name]) for name in names])
+    outputs = [OutputFile(package / name, text) for name, text in zip(names, formatted, strict=True)]
     # Copied as they are: the runtime sources are black-formatted already (a test keeps
     # them so), and a comment header does not change that.
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")

@@ -10,6 +10,7 @@ from typing import Any
 
 import jsonschema
 import jsonschema.exceptions
+import jsonschema_rs
 
 from mcp_schemagen import specs
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
@@ -29,6 +30,23 @@ def _tool_validator(revision: str) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(document)
     validator: jsonschema.protocols.Validator = cls(schema)
     return validator
+
+
+@cache
+def _fast_tool_validator(revision: str) -> Any:
+    document = specs.load(revision).document
+    definitions = "$defs" if "$defs" in document else "definitions"
+    schema = {**document, "$ref": f"#/{definitions}/Tool"}
+    return jsonschema_rs.validator_for(schema, validate_formats=False)
+
+
+def _is_valid_tool(revision: str, form: dict[str, Any]) -> bool:
+    """jsonschema-rs's quick yes (milliseconds for a hundred tools); a no, or a value it
+    cannot take, goes to python-jsonschema, which words the messages."""
+    try:
+        return bool(_fast_tool_validator(revision).is_valid(form))
+    except (ValueError, TypeError, OverflowError):
+        return False
 
 
 def check_name(source: ToolSource) -> list[Diagnostic]:
@@ -76,6 +94,8 @@ def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> l
     reported: set[tuple[str, str]] = set()
     newest = revisions[-1]
     for revision in reversed(revisions):
+        if _is_valid_tool(revision, forms[revision]):
+            continue
         for failure in _tool_validator(revision).iter_errors(forms[revision]):
             best = jsonschema.exceptions.best_match([failure])
             where = pointer_join(source.pointer, *best.absolute_path)

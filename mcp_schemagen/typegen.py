@@ -11,13 +11,10 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
-
-from datamodel_code_generator import generate
-from datamodel_code_generator.enums import DataModelType, InputFileType
-from datamodel_code_generator.format import PythonVersion
 
 from mcp_schemagen import __version__
 from mcp_schemagen.naming import pascal_case, string_literal
@@ -38,6 +35,9 @@ class TypedModule:
 
 
 def _options() -> dict[str, Any]:
+    from datamodel_code_generator.enums import DataModelType, InputFileType
+    from datamodel_code_generator.format import PythonVersion
+
     # Every option that shapes the output is pinned here, so the bytes depend only on
     # the schema and the pinned datamodel-code-generator version.
     return {
@@ -65,8 +65,13 @@ def _is_any(schema: Any) -> bool:
     )
 
 
+@cache
+def _generator_version() -> str:
+    return version("datamodel-code-generator")  # reads package metadata: once
+
+
 def _cache_key(schema_text: str, root: str) -> str:
-    material = "\0".join([__version__, version("datamodel-code-generator"), root, schema_text])
+    material = "\0".join([__version__, _generator_version(), root, schema_text])
     return hashlib.sha256(material.encode()).hexdigest()
 
 
@@ -76,6 +81,9 @@ def _run_generator(schema: Any, root: str, cache_dir: Path | None) -> str:
     path = cache_dir / f"{_cache_key(schema_text, root)}.py" if cache_dir is not None else None
     if path is not None and path.is_file():
         return str(path.read_text(encoding="utf-8"))
+    # Imported only on a cache miss: a rebuild after one edit should not pay for it.
+    from datamodel_code_generator import generate
+
     source = generate(json.loads(schema_text), class_name=root, **_options())
     assert isinstance(source, str)
     # Drop its own header (it names a temporary input); ours carries the provenance.

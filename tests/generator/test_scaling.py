@@ -4,10 +4,13 @@ property are counted here, not timed (timings belong in bench/)."""
 from __future__ import annotations
 
 import ast
+import difflib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mcp_schemagen import write
 from mcp_schemagen.typegen import typed_module
 
 
@@ -71,3 +74,45 @@ def test_field_annotations_are_the_source_text() -> None:
         assert segment is not None
         expected[key.value] = " ".join(segment.split())
     assert module.fields == expected
+
+
+def test_a_diff_scans_the_changed_lines_not_the_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # difflib's matcher searches every gap again, quadratic over a module: `check` after
+    # one edit of a 500-tool project spent 7.7 s diffing two 2 MB modules to print 41 lines.
+    scanned: list[int] = []
+    find = difflib.SequenceMatcher.find_longest_match
+
+    def counting(
+        self: difflib.SequenceMatcher[str],
+        alo: int = 0,
+        ahi: Any = None,
+        blo: int = 0,
+        bhi: Any = None,
+    ) -> difflib.Match:
+        scanned[-1] += (ahi - alo) + (bhi - blo)
+        return find(self, alo, ahi, blo, bhi)
+
+    for size in (200, 5000):
+        # A module like _dispatch.py: a header line that changes with every input, rows
+        # whose lines repeat (" },") and rows that name their tool once.
+        before = ["# input: tools sha256=1\n"]
+        for n in range(size):
+            before += [f' "tool_{n}": {{\n', '  "x": 1\n', " },\n"]
+        after = list(before)
+        after[0] = "# input: tools sha256=2\n"
+        after[3 * (size // 2) + 2] = '  "x": 2\n'
+        after.insert(3 * (size // 3) + 1, f' "new_{size}": {{\n')
+        path = tmp_path / "module.py"
+        path.write_text("".join(before), encoding="utf-8")
+        monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", find)
+        expected = "".join(
+            difflib.unified_diff(before, after, fromfile="a/module.py", tofile="b/module.py")
+        )
+        scanned.append(0)
+        monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counting)
+        produced = write.unified_diff([write.OutputFile(path, "".join(after))], tmp_path)
+        assert produced == expected
+    # 25 times the module, the same work: only the lines around each change are searched.
+    assert scanned[0] == scanned[1] < 50, scanned

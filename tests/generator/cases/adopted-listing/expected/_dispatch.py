@@ -18,7 +18,8 @@ from ._runtime.server import Server
 # Tool data as JSON: one string token, so it is parsed in a few milliseconds at start-up
 # and diffs show exactly the changed lines. Published definitions keep the key order of
 # the tool files, so what clients receive is byte-stable across builds.
-_DATA: dict[str, DispatchRow] = orjson.loads(r"""
+_DATA: dict[str, DispatchRow] = orjson.loads(
+    r"""
 {
  "add": {
   "forms": [
@@ -72,7 +73,8 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   "whole_arguments": null
  }
 }
-""")
+"""
+)
 
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
