@@ -7,6 +7,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from mcp_schemagen import specs
@@ -26,7 +27,7 @@ from mcp_schemagen.handlers.file import handlers_file, spec_to_json
 from mcp_schemagen.handlers.signatures import handler_module_spec
 from mcp_schemagen.manifest import MANIFEST_NAME, Manifest, read_manifest
 from mcp_schemagen.provenance import sha256_text
-from mcp_schemagen.render import render_package
+from mcp_schemagen.render import no_reuse, render_package
 from mcp_schemagen.tool_checks import check_tool
 from mcp_schemagen.tools import ToolSource, load_tools
 from mcp_schemagen.write import OutputFile
@@ -130,11 +131,19 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
         raise BuildError(problems)
     inputs = input_digests(config)
     provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
-    files = render_package(config, tools, provenance)
+    previous = read_manifest(config.package_dir)
+    unformatted: dict[str, str] = {}
+    files = render_package(
+        config,
+        tools,
+        provenance,
+        partial(previous.reusable, config.package_dir) if previous else no_reuse,
+        unformatted,
+    )
     if config.protocol_models:
         files += protocol_model_files(config, progress)
     handler_spec = handler_module_spec(config, tools)
-    handlers, merge_warnings = handlers_file(config.package_dir, handler_spec)
+    handlers, merge_warnings = handlers_file(config.package_dir, handler_spec, previous)
     warnings = [d for d in problems if d.level is Level.WARNING]
     warnings += [warning(str(handlers.path), "", message) for message in merge_warnings]
     outputs = {
@@ -145,8 +154,9 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
         outputs=outputs,
         handlers_sha256=sha256_text(handlers.text),
         handlers=spec_to_json(handler_spec),
+        handler_warnings=tuple(merge_warnings),
+        unformatted=unformatted,
     )
-    previous = read_manifest(config.package_dir)
     stale = sorted(
         config.package_dir / relative
         for relative in (previous.outputs if previous else {})

@@ -4,7 +4,7 @@ in Python beforehand), formatted by one ruff run over all Python modules."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -15,7 +15,7 @@ from mcp_schemagen.formatting import format_modules
 from mcp_schemagen.imports import sort_imports, sorted_names
 from mcp_schemagen.ir import Tool
 from mcp_schemagen.naming import docstring_literal, string_literal
-from mcp_schemagen.provenance import header
+from mcp_schemagen.provenance import header, sha256_text
 from mcp_schemagen.resources import data_dir
 from mcp_schemagen.runtime.protocol import newest
 from mcp_schemagen.runtime.registry import DispatchRow
@@ -95,8 +95,21 @@ def raw_json_literal_body(value: Any) -> str:
     return json.dumps(value, indent=1, ensure_ascii=True).replace("'", "\\u0027")
 
 
+# (path relative to the package, text before formatting) -> the formatted text an earlier
+# build made of exactly that text, or None.
+Reuse = Callable[[str, str], str | None]
+
+
+def no_reuse(relative: str, unformatted: str) -> None:
+    return None
+
+
 def render_package(
-    config: Config, tools: Sequence[Tool], inputs: dict[str, str]
+    config: Config,
+    tools: Sequence[Tool],
+    inputs: dict[str, str],
+    reuse: Reuse = no_reuse,
+    unformatted: dict[str, str] | None = None,
 ) -> list[OutputFile]:
     """Every generated module of the package except the protocol models and handlers.
 
@@ -141,9 +154,14 @@ def render_package(
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             files[f"_types/{tool.output_module}.py"] = own + tool.output_types.source
-    names = sorted(files)
-    formatted = format_modules([sort_imports(files[name]) for name in names])
-    outputs = [OutputFile(package / name, text) for name, text in zip(names, formatted, strict=True)]
+    sources = {name: sort_imports(text) for name, text in sorted(files.items())}
+    if unformatted is not None:
+        unformatted.update({name: sha256_text(text) for name, text in sources.items()})
+    done = {name: reuse(name, text) for name, text in sources.items()}
+    # Only modules whose text changed since the build on disk are formatted again.
+    pending = [name for name, text in done.items() if text is None]
+    formatted = dict(zip(pending, format_modules([sources[n] for n in pending]), strict=True))
+    outputs = [OutputFile(package / name, done[name] or formatted[name]) for name in sources]
     # Copied as they are: the runtime sources are black-formatted already (a test keeps
     # them so), and a comment header does not change that.
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")
