@@ -17,7 +17,6 @@ from mcp_schemagen.ir import Tool
 from mcp_schemagen.naming import docstring_literal, string_literal
 from mcp_schemagen.provenance import header, sha256_text
 from mcp_schemagen.resources import data_dir
-from mcp_schemagen.runtime.protocol import newest
 from mcp_schemagen.runtime.registry import DispatchRow
 from mcp_schemagen.runtime_copy import runtime_sources
 from mcp_schemagen.write import OutputFile
@@ -56,29 +55,16 @@ def python_value(value: Any) -> str:
 
 
 def dispatch_row(tool: Tool) -> DispatchRow:
-    definition = tool.source.definition
-    forms: list[dict[str, Any]] = []
-    published: dict[str, int] = {}
-    for revision, form in tool.published.items():
-        if form not in forms:
-            forms.append(form)
-        published[revision] = forms.index(form)
-    row: DispatchRow = {
-        "forms": forms,
-        "published": published,
+    # The definition once (not each revision's form): the runtime derives the forms with
+    # the same Revision.publish_tool the build checked them with (issue 9, point 22).
+    return {
+        "definition": tool.source.definition,
         "arguments": {p.json_name: p.python_name for p in tool.parameters},
         "defaults": {
             p.json_name: p.schema_default for p in tool.parameters if p.has_schema_default
         },
         "whole_arguments": tool.whole_arguments,
     }
-    if forms[published[newest(published).name]].get("outputSchema") != definition.get(
-        "outputSchema"
-    ):
-        # Only when the newest revision cannot publish it (a non-object schema before
-        # 2026-07-28): otherwise the server reads it from that form, stored once.
-        row["output_schema"] = definition.get("outputSchema")
-    return row
 
 
 def _ordered_row(row: DispatchRow) -> dict[str, Any]:
