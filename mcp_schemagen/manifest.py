@@ -27,8 +27,9 @@ class Manifest:
     handlers: dict[str, Any]  # the HandlerModuleSpec, as JSON (handlers.file.spec_to_json)
     # What the merge said (orphans kept, say): repeated by a build that reuses the module.
     handler_warnings: tuple[str, ...] = ()
-    # Path -> sha256 of the module's text before formatting: a later build whose text is
-    # the same takes the formatted module from disk (when it is still this build's output).
+    # Path -> sha256 of the module's text as rendered (before its imports are sorted and it
+    # is formatted): a later build rendering the same text takes the module from disk, when
+    # it is still this build's output.
     unformatted: dict[str, str] = field(default_factory=dict)
 
     def reusable(self, package_dir: Path, relative: str, unformatted: str) -> str | None:

@@ -140,14 +140,15 @@ def render_package(
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             files[f"_types/{tool.output_module}.py"] = own + tool.output_types.source
-    sources = {name: sort_imports(text) for name, text in sorted(files.items())}
+    rendered = dict(sorted(files.items()))
     if unformatted is not None:
-        unformatted.update({name: sha256_text(text) for name, text in sources.items()})
-    done = {name: reuse(name, text) for name, text in sources.items()}
-    # Only modules whose text changed since the build on disk are formatted again.
+        unformatted.update({name: sha256_text(text) for name, text in rendered.items()})
+    done = {name: reuse(name, text) for name, text in rendered.items()}
+    # Only modules whose text changed since the build on disk are sorted and formatted again.
     pending = [name for name, text in done.items() if text is None]
-    formatted = dict(zip(pending, format_modules([sources[n] for n in pending]), strict=True))
-    outputs = [OutputFile(package / name, done[name] or formatted[name]) for name in sources]
+    sources = [sort_imports(rendered[name]) for name in pending]
+    formatted = dict(zip(pending, format_modules(sources), strict=True))
+    outputs = [OutputFile(package / name, done[name] or formatted[name]) for name in rendered]
     # Copied as they are: the runtime sources are black-formatted already (a test keeps
     # them so), and a comment header does not change that.
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")
