@@ -138,7 +138,8 @@ def _parser() -> argparse.ArgumentParser:
         "build",
         help="generate the server package of a project",
         description="Check the tool files of the project in DIR and (re)generate its package: "
-        "types, validators, dispatch table, runtime, protocol models, and handler stubs. "
+        "types, validators, dispatch table, runtime, handler stubs, and protocol models when "
+        "`protocol-models = true`. "
         "Only files whose content changes are written; handler bodies are never overwritten.",
     )
     build.add_argument(
