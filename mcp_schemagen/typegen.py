@@ -12,14 +12,11 @@ import json
 import re
 import warnings
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
-
-from datamodel_code_generator import generate
-from datamodel_code_generator.enums import DataModelType, InputFileType
-from datamodel_code_generator.format import PythonVersion
 
 from mcp_schemagen import __version__
 from mcp_schemagen.naming import docstring_literal, pascal_case, string_literal
@@ -42,6 +39,9 @@ class TypedModule:
 
 
 def _options() -> dict[str, Any]:
+    from datamodel_code_generator.enums import DataModelType, InputFileType
+    from datamodel_code_generator.format import PythonVersion
+
     # Every option that shapes the output is pinned here, so the bytes depend only on
     # the schema and the pinned datamodel-code-generator version.
     return {
@@ -73,10 +73,13 @@ def _is_any(schema: Any) -> bool:
 _CACHE_FORMAT = "2"
 
 
+@cache
+def _generator_version() -> str:
+    return version("datamodel-code-generator")  # reads package metadata: once
+
+
 def _cache_key(schema_text: str, root: str) -> str:
-    material = "\0".join(
-        [__version__, _CACHE_FORMAT, version("datamodel-code-generator"), root, schema_text]
-    )
+    material = "\0".join([__version__, _CACHE_FORMAT, _generator_version(), root, schema_text])
     return hashlib.sha256(material.encode()).hexdigest()
 
 
@@ -90,6 +93,9 @@ def _run_generator(schema: Any, root: str, cache_dir: Path | None) -> tuple[str,
     if path is not None and notes_path is not None and path.is_file():
         notes = json.loads(notes_path.read_text("utf-8")) if notes_path.is_file() else []
         return str(path.read_text(encoding="utf-8")), tuple(notes)
+    # Imported only on a cache miss: a rebuild after one edit should not pay for it.
+    from datamodel_code_generator import generate
+
     # Its warnings name its own internals; the caller reports them in our words instead.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -361,23 +367,45 @@ def _top_level_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def _unwrap(annotation: ast.expr, source: str) -> str:
+class _Segments:
+    """Source text of AST nodes, from lines split once.
+
+    ``ast.get_source_segment`` splits the whole module into lines on every call, so
+    asking it for each field of a 5,000-property TypedDict was quadratic in schema size.
+    """
+
+    def __init__(self, source: str) -> None:
+        # The lines as the parser counts them (\n, \r\n or \r), as UTF-8: node columns
+        # are byte offsets.
+        lines = re.split(r"(?<=\n)|(?<=\r)(?!\n)", source)
+        self._lines = [line.encode("utf-8") for line in lines]
+
+    def of(self, node: ast.expr) -> str:
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self._lines[first][node.col_offset : node.end_col_offset].decode("utf-8")
+        parts = [self._lines[first][node.col_offset :], *self._lines[first + 1 : last]]
+        parts.append(self._lines[last][: node.end_col_offset])
+        return b"".join(parts).decode("utf-8")
+
+
+def _unwrap(annotation: ast.expr, segments: _Segments) -> str:
     while (
         isinstance(annotation, ast.Subscript)
         and isinstance(annotation.value, ast.Name)
         and annotation.value.id in _WRAPPERS
     ):
         annotation = annotation.slice
-    segment = ast.get_source_segment(source, annotation)
-    assert segment is not None
-    return " ".join(segment.split())
+    return " ".join(segments.of(annotation).split())
 
 
 def _root_fields(tree: ast.Module, source: str, root: str) -> dict[str, str]:
+    segments = _Segments(source)
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == root:
             return {
-                item.target.id: _unwrap(item.annotation, source)
+                item.target.id: _unwrap(item.annotation, segments)
                 for item in node.body
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
             }
@@ -390,7 +418,7 @@ def _root_fields(tree: ast.Module, source: str, root: str) -> dict[str, str]:
         ):
             table = node.value.args[1]
             return {
-                key.value: _unwrap(value, source)
+                key.value: _unwrap(value, segments)
                 for key, value in zip(table.keys, table.values, strict=True)
                 if isinstance(key, ast.Constant) and isinstance(key.value, str)
             }

@@ -31,15 +31,16 @@ class Tool:
 
     __slots__ = (
         "_defaults",
+        "_input_validator",
         "_keys",
+        "_output_validator",
         "_renames",
         "_whole",
         "entry",
         "handler",
+        "has_output_schema",
         "is_async",
         "name",
-        "output_validator",
-        "validator",
     )
 
     def __init__(self, entry: ToolEntry) -> None:
@@ -47,10 +48,12 @@ class Tool:
         self.name = entry.name
         self.handler = entry.handler
         self.is_async = inspect.iscoroutinefunction(entry.handler)
-        self.validator: Validator = compile_validator(entry.input_schema)
-        self.output_validator: Validator | None = (
-            None if entry.output_schema is None else compile_validator(entry.output_schema)
-        )
+        # Validators are compiled on a tool's first call, not at start-up: a server with
+        # hundreds of tools starts in milliseconds and holds only the ones it uses. The
+        # build compiled every schema with the same options, so none fails here later.
+        self._input_validator: Validator | None = None
+        self._output_validator: Validator | None = None
+        self.has_output_schema = entry.output_schema is not None
         self._whole = entry.whole_arguments
         self._keys = frozenset(entry.arguments)
         # JSON names that are already the Python names need no copy of the arguments.
@@ -58,6 +61,24 @@ class Tool:
         self._defaults: tuple[tuple[str, Any, bool], ...] = tuple(
             (key, value, not isinstance(value, _IMMUTABLE)) for key, value in entry.defaults.items()
         )
+
+    @property
+    def validator(self) -> Validator:
+        validator = self._input_validator
+        if validator is None:
+            validator = self._input_validator = compile_validator(self.entry.input_schema)
+        return validator
+
+    @property
+    def output_validator(self) -> Validator | None:
+        if not self.has_output_schema:
+            return None
+        validator = self._output_validator
+        if validator is None:
+            schema = self.entry.output_schema
+            assert schema is not None
+            validator = self._output_validator = compile_validator(schema)
+        return validator
 
     def invalid(self, arguments: dict[str, Any]) -> list[str] | None:
         """None when the arguments are valid, else what is wrong with them."""
@@ -90,7 +111,7 @@ class Tool:
 
     def result(self, value: Any, revision: Revision) -> dict[str, Any]:
         """The CallToolResult body (without the stateless era's stamp) for a return value."""
-        if type(value) is str and self.output_validator is None:
+        if type(value) is str and not self.has_output_schema:
             return revision.text_result(value)  # the common case, fast
         try:
             return self._result(value, revision)
@@ -106,14 +127,14 @@ class Tool:
             content = content_of(list(value.content))
             structured = json_value(value.structured)
             is_error = value.is_error
-        elif self.output_validator is not None:
+        elif self.has_output_schema:
             content = []
             structured = json_value(value)
         else:
             data = data_of(value)
             content = content_of(value) if data is UNSET else [text_block(json_text(data))]
             structured = UNSET
-        if self.output_validator is not None and not is_error:
+        if self.has_output_schema and not is_error:
             self._check_output(structured)
         if structured is not UNSET and not content:
             content = [text_block(json_text(structured))]

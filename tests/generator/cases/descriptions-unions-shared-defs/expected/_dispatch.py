@@ -16,145 +16,141 @@ from ._runtime.registry import DispatchRow, ToolEntry, load_table
 from ._runtime.server import Server
 
 # Tool data as JSON: one string token, so it is parsed in a few milliseconds at start-up
-# and diffs show exactly the changed lines. Published definitions keep the key order of
-# the tool files, so what clients receive is byte-stable across builds.
-_DATA: dict[str, DispatchRow] = orjson.loads(r"""
+# and diffs show exactly the changed lines. Each definition is stored once, in the key
+# order of the tool files; each revision's form is derived from it at start-up, so what
+# clients receive is byte-stable across builds.
+_DATA: dict[str, DispatchRow] = orjson.loads(
+    r"""
 {
  "plan_trip": {
-  "forms": [
-   {
-    "name": "plan_trip",
-    "description": "Plan a trip between two places.",
-    "inputSchema": {
-     "type": "object",
-     "$defs": {
-      "Place": {
-       "type": "object",
-       "description": "A named place.",
-       "properties": {
-        "city": {
-         "type": "string",
-         "description": "City name, as \"written\" locally\nwith a second line."
-        },
-        "country": {
-         "type": "string",
-         "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
-        }
+  "definition": {
+   "name": "plan_trip",
+   "description": "Plan a trip between two places.",
+   "inputSchema": {
+    "type": "object",
+    "$defs": {
+     "Place": {
+      "type": "object",
+      "description": "A named place.",
+      "properties": {
+       "city": {
+        "type": "string",
+        "description": "City name, as \"written\" locally\nwith a second line."
        },
-       "required": [
-        "city"
-       ]
-      }
-     },
-     "properties": {
-      "origin": {
-       "$ref": "#/$defs/Place",
-       "description": "Where the trip starts."
+       "country": {
+        "type": "string",
+        "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
+       }
       },
-      "destination": {
-       "description": "Where it ends: a place or coordinates.",
-       "oneOf": [
-        {
-         "$ref": "#/$defs/Place"
-        },
-        {
-         "type": "object",
-         "properties": {
-          "lat": {
-           "type": "number"
-          },
-          "lon": {
-           "type": "number"
-          }
-         },
-         "required": [
-          "lat",
-          "lon"
-         ]
-        }
-       ]
-      },
-      "days": {
-       "type": "integer",
-       "minimum": 1,
-       "description": "Length of the trip in days."
-      },
-      "via": {
-       "description": "A stop on the way: a station code, or coordinates.",
-       "anyOf": [
-        {
-         "type": "object",
-         "properties": {
-          "station": {
-           "type": "string"
-          }
-         },
-         "required": [
-          "station"
-         ]
-        },
-        {
-         "type": "object",
-         "properties": {
-          "lat": {
-           "type": "number"
-          },
-          "lon": {
-           "type": "number"
-          }
-         },
-         "required": [
-          "lat",
-          "lon"
-         ]
-        }
-       ]
-      }
-     },
-     "required": [
-      "origin",
-      "destination"
-     ]
+      "required": [
+       "city"
+      ]
+     }
     },
-    "outputSchema": {
-     "type": "object",
-     "$defs": {
-      "Place": {
-       "type": "object",
-       "description": "A named place.",
-       "properties": {
-        "city": {
-         "type": "string",
-         "description": "City name, as \"written\" locally\nwith a second line."
-        },
-        "country": {
-         "type": "string",
-         "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
-        }
-       },
-       "required": [
-        "city"
-       ]
-      }
+    "properties": {
+     "origin": {
+      "$ref": "#/$defs/Place",
+      "description": "Where the trip starts."
      },
-     "properties": {
-      "stops": {
-       "type": "array",
-       "items": {
+     "destination": {
+      "description": "Where it ends: a place or coordinates.",
+      "oneOf": [
+       {
         "$ref": "#/$defs/Place"
        },
-       "description": "Each stop, in order."
-      }
+       {
+        "type": "object",
+        "properties": {
+         "lat": {
+          "type": "number"
+         },
+         "lon": {
+          "type": "number"
+         }
+        },
+        "required": [
+         "lat",
+         "lon"
+        ]
+       }
+      ]
      },
-     "required": [
-      "stops"
-     ]
-    }
+     "days": {
+      "type": "integer",
+      "minimum": 1,
+      "description": "Length of the trip in days."
+     },
+     "via": {
+      "description": "A stop on the way: a station code, or coordinates.",
+      "anyOf": [
+       {
+        "type": "object",
+        "properties": {
+         "station": {
+          "type": "string"
+         }
+        },
+        "required": [
+         "station"
+        ]
+       },
+       {
+        "type": "object",
+        "properties": {
+         "lat": {
+          "type": "number"
+         },
+         "lon": {
+          "type": "number"
+         }
+        },
+        "required": [
+         "lat",
+         "lon"
+        ]
+       }
+      ]
+     }
+    },
+    "required": [
+     "origin",
+     "destination"
+    ]
+   },
+   "outputSchema": {
+    "type": "object",
+    "$defs": {
+     "Place": {
+      "type": "object",
+      "description": "A named place.",
+      "properties": {
+       "city": {
+        "type": "string",
+        "description": "City name, as \"written\" locally\nwith a second line."
+       },
+       "country": {
+        "type": "string",
+        "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
+       }
+      },
+      "required": [
+       "city"
+      ]
+     }
+    },
+    "properties": {
+     "stops": {
+      "type": "array",
+      "items": {
+       "$ref": "#/$defs/Place"
+      },
+      "description": "Each stop, in order."
+     }
+    },
+    "required": [
+     "stops"
+    ]
    }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
   },
   "arguments": {
    "origin": "origin",
@@ -166,45 +162,39 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   "whole_arguments": null
  },
  "weather_at": {
-  "forms": [
-   {
-    "name": "weather_at",
-    "description": "Weather at a place.",
-    "inputSchema": {
-     "type": "object",
-     "$defs": {
-      "Place": {
-       "type": "object",
-       "description": "A named place.",
-       "properties": {
-        "city": {
-         "type": "string",
-         "description": "City name, as \"written\" locally\nwith a second line."
-        },
-        "country": {
-         "type": "string",
-         "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
-        }
+  "definition": {
+   "name": "weather_at",
+   "description": "Weather at a place.",
+   "inputSchema": {
+    "type": "object",
+    "$defs": {
+     "Place": {
+      "type": "object",
+      "description": "A named place.",
+      "properties": {
+       "city": {
+        "type": "string",
+        "description": "City name, as \"written\" locally\nwith a second line."
        },
-       "required": [
-        "city"
-       ]
-      }
-     },
-     "properties": {
-      "where": {
-       "$ref": "#/$defs/Place"
-      }
-     },
-     "required": [
-      "where"
-     ]
-    }
+       "country": {
+        "type": "string",
+        "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
+       }
+      },
+      "required": [
+       "city"
+      ]
+     }
+    },
+    "properties": {
+     "where": {
+      "$ref": "#/$defs/Place"
+     }
+    },
+    "required": [
+     "where"
+    ]
    }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
   },
   "arguments": {
    "where": "where"
@@ -213,7 +203,10 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   "whole_arguments": null
  }
 }
-""")
+"""
+)
+
+REVISIONS = ("2025-06-18", "2026-07-28")
 
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
@@ -221,12 +214,13 @@ TOOLS: tuple[ToolEntry, ...] = load_table(
         "plan_trip": handlers.plan_trip,
         "weather_at": handlers.weather_at,
     },
+    REVISIONS,
 )
 
 SERVER = Server(
     tools=TOOLS,
     name="weather",
     version="1.0.0",
-    revisions=("2025-06-18", "2026-07-28"),
+    revisions=REVISIONS,
     page_size=100,
 )

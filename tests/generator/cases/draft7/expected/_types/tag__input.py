@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TypeAlias, TypedDict
 
+
 Tag: TypeAlias = str
 
 
