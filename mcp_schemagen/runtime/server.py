@@ -25,6 +25,14 @@ import orjson
 
 from . import jsonrpc
 from .context import Context, enter, leave
+from .interaction import (
+    Channel,
+    ClientCapabilityMissing,
+    InputRequired,
+    Refused,
+    input_required,
+    round_channel,
+)
 from .jsonrpc import RequestId, RpcError, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
@@ -42,6 +50,7 @@ from .protocol import (
     ordered,
 )
 from .registry import ToolEntry
+from .request_state import RequestStateSeal
 from .session import Send, Session
 from .toolcall import Tool
 
@@ -73,6 +82,7 @@ class Server:
         instructions: str | None = None,
         ttl_ms: int = 300_000,
         cache_scope: str = "public",
+        request_state: RequestStateSeal | None = None,
     ) -> None:
         wanted = set(revisions)
         try:
@@ -119,6 +129,8 @@ class Server:
         self._stamp = {META_SERVER_INFO: self._server_info}
         self._pages: dict[str, list[bytes]] = {}
         self._default_session = Session()
+        # 2026-07-28 input_required rounds: the key (shared by workers) and maybe a store.
+        self.request_state = request_state or RequestStateSeal.from_environment()
 
     # ----------------------------------------------------------------- entry points
 
@@ -162,7 +174,8 @@ class Server:
             return self.error_reply(None, RpcError(INVALID_REQUEST, "Invalid Request"), session)
         request_id = message["id"]
         if method is None and ("result" in message or "error" in message):
-            return None  # this server sends no requests, so it awaits no responses
+            session.outbound.answer(message)  # the client answers a request of ours
+            return None
         id_type = type(request_id)
         if id_type is not str and id_type is not int:
             failure = RpcError(
@@ -397,10 +410,19 @@ class Server:
             text = f"Invalid arguments for tool {name}: " + "; ".join(problems)
             body = revision.invalid_arguments(text, problems)
             return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
+        channel = None
+        if revision.stateless:
+            channel = self._round(params, meta, tool, arguments)
         kwargs = tool.keyword_arguments(arguments)
         token = None if meta is None else meta.get("progressToken")
         context = Context(
-            session, revision, request_id, name, token if is_request_id(token) else None, log_rank
+            session,
+            revision,
+            request_id,
+            name,
+            token if is_request_id(token) else None,
+            log_rank,
+            channel,
         )
         # The context is entered around the call, and a task made here copies it, so an
         # async handler sees it for its whole run.
@@ -409,7 +431,7 @@ class Server:
             value = tool.handler(**kwargs)
             if tool.is_async or (type(value) not in _PLAIN and hasattr(value, "__await__")):
                 task = asyncio.ensure_future(
-                    self._complete(tool, value, request_id, revision, session)
+                    self._complete(tool, value, request_id, revision, session, channel)
                 )
                 session.track(request_id, task)
                 if hasattr(value, "close"):  # cancelled before it ran: close it quietly
@@ -428,14 +450,38 @@ class Server:
         request_id: RequestId,
         revision: Revision,
         session: Session,
+        channel: Channel | None = None,
     ) -> bytes:
         try:
             value = await running
+        except InputRequired as need:  # 2026-07-28: the client answers, then retries
+            assert channel is not None
+            return jsonrpc.result(request_id, await input_required(need, channel, self._stamp))
+        except Refused as refused:
+            return jsonrpc.error(request_id, refused.failure)
+        except ClientCapabilityMissing as missing:
+            if revision.missing_capability_is_error:
+                return jsonrpc.error(request_id, missing.rpc_error())
+            value = tool.failure(missing)
         except Exception as exc:
             value = tool.failure(exc)
         finally:
             session.forget(request_id, asyncio.current_task())
         return self._respond(tool, value, request_id, revision)
+
+    def _round(
+        self, params: dict[str, Any], meta: dict[str, Any] | None, tool: Tool, arguments: Any
+    ) -> Channel | None:
+        """A 2026-07-28 call's answers to earlier questions (an async handler may ask)."""
+        if "inputResponses" in params and type(params["inputResponses"]) is not dict:
+            raise RpcError(INVALID_PARAMS, "inputResponses must be an object of answers by key")
+        if "requestState" in params and type(params["requestState"]) is not str:
+            raise RpcError(INVALID_PARAMS, "requestState must be the string the server sent")
+        if not tool.is_async or meta is None:
+            return None
+        capabilities = meta.get(META_CLIENT_CAPABILITIES)
+        assert type(capabilities) is dict  # checked with the envelope
+        return round_channel(params, capabilities, self.request_state, tool.name, arguments)
 
     def _respond(self, tool: Tool, value: Any, request_id: RequestId, revision: Revision) -> bytes:
         try:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .jsonrpc import RequestId
+from .outbound import Outbound
 from .protocol import Revision
 
 Send = Callable[[bytes], None]
@@ -28,6 +29,7 @@ class Session:
         "inflight",
         "initialized",
         "log_rank",
+        "outbound",
         "revision",
         "send",
     )
@@ -40,6 +42,7 @@ class Session:
         self.client_capabilities: dict[str, Any] = {}
         self.client_info: dict[str, Any] = {}
         self.inflight: dict[RequestId, asyncio.Task[Any]] = {}
+        self.outbound = Outbound()  # requests this server sent the client, awaiting answers
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task

@@ -1,0 +1,77 @@
+"""Requests this server sends its client over one connection, and their answers.
+
+Session revisions (2024-11-05 to 2025-11-25) ask the client with a JSON-RPC request of
+their own; the client's response comes back on the same connection and wakes the handler
+waiting for it. Each side can end the wait: the tool call being cancelled (or timing
+out) tells the client with ``notifications/cancelled``; the connection closing or the
+client answering with an error wakes the handler with an exception.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from .jsonrpc import RequestId, notification, request
+
+Send = Callable[[bytes], None]
+
+
+class ClientGone(Exception):
+    """The connection closed while a request to the client was waiting for its answer."""
+
+
+class Outbound:
+    """The requests in flight from this server to one client, by id."""
+
+    __slots__ = ("_ids", "_waiting")
+
+    def __init__(self) -> None:
+        # String ids in a space of their own: they never meet the client's ids.
+        self._ids = itertools.count(1)
+        self._waiting: dict[RequestId, asyncio.Future[dict[str, Any]]] = {}
+
+    async def ask(self, send: Send, method: str, params: dict[str, Any], timeout: float) -> Any:
+        """Send a request and return the client's response message (``result`` or
+        ``error``); ``TimeoutError`` after ``timeout`` seconds, when the client is told
+        to stop with ``notifications/cancelled``, as it is when the waiting call is
+        cancelled."""
+        request_id = f"mcp-codegen-{next(self._ids)}"
+        waiting: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = waiting
+        try:
+            send(request(request_id, method, params))
+            return await asyncio.wait_for(waiting, timeout)
+        except TimeoutError:
+            _cancel(send, request_id, f"no answer within {timeout:g} s")
+            raise
+        except asyncio.CancelledError:
+            if not waiting.done() or waiting.cancelled():
+                _cancel(send, request_id, "the tool call was cancelled")
+            raise
+        finally:
+            self._waiting.pop(request_id, None)
+
+    def answer(self, message: dict[str, Any]) -> bool:
+        """Route a response from the client to the request waiting for it; False when no
+        request of ours has that id (an answer to nothing, or one that came too late)."""
+        try:
+            waiting = self._waiting.pop(message["id"])
+        except (KeyError, TypeError):
+            return False
+        if not waiting.done():
+            waiting.set_result(message)
+        return True
+
+    def close(self) -> None:
+        """The connection is gone: every waiting handler gets ``ClientGone``."""
+        waiting, self._waiting = self._waiting, {}
+        for future in waiting.values():
+            if not future.done():
+                future.set_exception(ClientGone("the client disconnected before answering"))
+
+
+def _cancel(send: Send, request_id: RequestId, reason: str) -> None:
+    send(notification("notifications/cancelled", {"requestId": request_id, "reason": reason}))
