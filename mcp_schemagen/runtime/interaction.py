@@ -155,15 +155,18 @@ class Elicit(Request):
             raise ValueError("an elicitation has a form schema or a url, not both and not neither")
 
     def params(self, revision: Revision) -> dict[str, Any]:
-        if self.url is not None:
-            return revision.url_elicit_params(self.message, self.url, self.elicitation_id or "")
-        assert self.schema is not None
-        return {"message": self.message, "requestedSchema": revision.form_schema(self.schema)}
+        try:
+            if self.url is not None:
+                return revision.url_elicit_params(self.message, self.url, self.elicitation_id or "")
+            assert self.schema is not None
+            return {"message": self.message, "requestedSchema": revision.form_schema(self.schema)}
+        except ValueError as exc:  # a form or mode this revision does not define
+            raise InteractionError(str(exc)) from None
 
     def capability(self) -> tuple[dict[str, Any], str]:
         if self.url is not None:
             return {"elicitation": {"url": {}}}, "URL mode elicitation"
-        return {"elicitation": {"form": {}}}, "elicitation"
+        return {"elicitation": {}}, "elicitation"
 
     def parse(self, result: Any) -> ElicitResult:
         if type(result) is not dict or result.get("action") not in ("accept", "decline", "cancel"):
@@ -509,11 +512,8 @@ def _declares(capabilities: Mapping[str, Any], needed: Mapping[str, Any]) -> boo
         declared = capabilities.get(name)
         if type(declared) is not dict:
             return False
-        if name == "elicitation" and "form" in sub:
-            # ``elicitation: {}`` declares form mode (2025-11-25 on, and before modes).
-            if "url" in declared and "form" not in declared:
-                return False
-            continue
+        if name == "elicitation" and not sub and "url" in declared and "form" not in declared:
+            return False  # URL mode only (``elicitation: {}`` alone declares form mode)
         if not _declares(declared, sub):
             return False
     return True

@@ -453,7 +453,7 @@ async def test_missing_capability_in_2026_is_the_spec_error() -> None:
     client = await Client(server(), STATELESS, {"sampling": {}}).open()
     reply = await client.call("delete_file")
     assert reply["error"]["code"] == -32021
-    assert reply["error"]["data"] == {"requiredCapabilities": {"elicitation": {"form": {}}}}
+    assert reply["error"]["data"] == {"requiredCapabilities": {"elicitation": {}}}
     asked = (await client.call("careful"))["result"]
     assert asked["resultType"] == "input_required"
     assert [r["method"] for r in asked["inputRequests"].values()] == ["sampling/createMessage"]
