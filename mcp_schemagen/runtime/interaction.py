@@ -311,8 +311,15 @@ class SessionChannel(Channel):
         self, requests: Mapping[str, Request], revision: Revision, timeout: float
     ) -> dict[str, Any]:
         keys = list(requests)
-        asked = [self._one(requests[k], revision, timeout) for k in keys]
-        return dict(zip(keys, await asyncio.gather(*asked), strict=True))
+        asked = [asyncio.ensure_future(self._one(requests[k], revision, timeout)) for k in keys]
+        try:
+            answers = await asyncio.gather(*asked)
+        except BaseException:
+            for task in asked:  # one failed, or the call was cancelled: withdraw the rest
+                task.cancel()
+            await asyncio.wait(asked)  # each tells the client it is withdrawn
+            raise
+        return dict(zip(keys, answers, strict=True))
 
     async def _one(self, request: Request, revision: Revision, timeout: float) -> Any:
         send: Send = self._session.send

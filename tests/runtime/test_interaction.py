@@ -474,3 +474,37 @@ async def test_one_handler_body_in_every_revision(revision: str) -> None:
     else:
         reply = await client.call_answering("delete_file", {"result": answer})
     assert text(reply) == "kept notes.txt (accept)"
+
+
+@run
+async def test_answers_without_a_state_and_a_stale_state() -> None:
+    client = await Client(server(), STATELESS, ALL_CAPABILITIES).open()
+    answer = {"confirm": {"action": "accept", "content": {"ok": True}}, "unknown": {"x": 1}}
+    # a first call that already carries the answer (no requestState) completes
+    assert text(await client.call("delete_file", inputResponses=answer)) == "deleted notes.txt"
+    stale = Server(
+        tools=[t.entry for t in server().tools.values()],
+        name="t",
+        version="1",
+        revisions=NAMES,
+        request_state=RequestStateSeal(b"k" * 32, ttl=-1),
+    )
+    old = await Client(stale, STATELESS, ALL_CAPABILITIES).open()
+    state = (await old.call("delete_file"))["result"]["requestState"]
+    reply = await old.call("delete_file", inputResponses=answer, requestState=state)
+    assert reply["error"]["code"] == -32602 and "(expired)" in reply["error"]["message"]
+
+
+@run
+async def test_a_failed_question_withdraws_the_others_of_its_round() -> None:
+    client = await Client(server(), "2025-11-25", ALL_CAPABILITIES).open()
+    call = asyncio.ensure_future(client.call("interview"))
+    (first,) = await client.requests(1)
+    await client.send({"jsonrpc": "2.0", "id": first["id"], **accept(name="Ada")})
+    colour, listing = sorted((await client.requests(3))[1:], key=lambda r: r["method"])
+    failure = {"error": {"code": -32601, "message": "roots not supported"}}
+    await client.send({"jsonrpc": "2.0", "id": listing["id"], **failure})
+    reply = await call
+    assert text(reply) == "The client refused the request: roots not supported"
+    withdrawn = [m for m in client.outbox if m.get("method") == "notifications/cancelled"]
+    assert [m["params"]["requestId"] for m in withdrawn] == [colour["id"]]
