@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -26,10 +27,12 @@ class ClientGone(Exception):
 class Outbound:
     """The requests in flight from this server to one client, by id."""
 
-    __slots__ = ("_ids", "_waiting")
+    __slots__ = ("_ids", "_prefix", "_waiting")
 
     def __init__(self) -> None:
-        # String ids in a space of their own: they never meet the client's ids.
+        # String ids in a space of their own, never meeting the client's ids; the random
+        # part keeps them apart when several workers serve one session.
+        self._prefix = ""  # drawn on the first request: most sessions never send one
         self._ids = itertools.count(1)
         self._waiting: dict[RequestId, asyncio.Future[dict[str, Any]]] = {}
 
@@ -38,7 +41,9 @@ class Outbound:
         ``error``); ``TimeoutError`` after ``timeout`` seconds, when the client is told
         to stop with ``notifications/cancelled``, as it is when the waiting call is
         cancelled."""
-        request_id = f"mcp-codegen-{next(self._ids)}"
+        if not self._prefix:
+            self._prefix = f"mcp-codegen-{secrets.token_hex(4)}-"
+        request_id = f"{self._prefix}{next(self._ids)}"
         waiting: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = waiting
         try:
