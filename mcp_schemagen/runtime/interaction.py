@@ -284,12 +284,15 @@ class Refused(BaseException):
 class Channel:
     """How questions reach the client and answers come back, for one tool call."""
 
-    __slots__ = ("_asked",)
-    capabilities: Mapping[str, Any]
+    __slots__ = ("_asked", "capabilities")
+
+    def __init__(self, capabilities: Mapping[str, Any]) -> None:
+        self.capabilities = capabilities
+        self._asked = 0
 
     def next_key(self, kind: str) -> str:
         # Deterministic, so the same question gets the same key on every round.
-        self._asked = getattr(self, "_asked", 0) + 1
+        self._asked += 1
         return f"{kind}-{self._asked}"
 
     async def ask(
@@ -301,11 +304,11 @@ class Channel:
 class SessionChannel(Channel):
     """Session revisions: a JSON-RPC request to the client for each question, at once."""
 
-    __slots__ = ("_session", "capabilities")
+    __slots__ = ("_session",)
 
     def __init__(self, session: Session) -> None:
+        super().__init__(session.client_capabilities)
         self._session = session
-        self.capabilities = session.client_capabilities
 
     async def ask(
         self, requests: Mapping[str, Request], revision: Revision, timeout: float
@@ -345,7 +348,7 @@ class RoundChannel(Channel):
     """2026-07-28: answers from the retry's inputResponses and the sealed requestState;
     a question without an answer ends this round (``InputRequired``)."""
 
-    __slots__ = ("_answers", "_binding", "_opened", "_responses", "_seal", "_state", "capabilities")
+    __slots__ = ("_answers", "_binding", "_opened", "_responses", "_seal", "_state")
 
     def __init__(
         self,
@@ -355,7 +358,7 @@ class RoundChannel(Channel):
         seal: RequestStateSeal,
         binding: Callable[[], str],
     ) -> None:
-        self.capabilities = capabilities
+        super().__init__(capabilities)
         self._responses = responses or {}
         self._state = state
         self._seal = seal

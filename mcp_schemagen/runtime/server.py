@@ -472,12 +472,12 @@ class Server:
     def _round(
         self, params: dict[str, Any], meta: dict[str, Any] | None, tool: Tool, arguments: Any
     ) -> Channel | None:
-        """A 2026-07-28 call's answers to earlier questions (an async handler may ask)."""
+        """A 2026-07-28 call's answers to earlier questions."""
         if "inputResponses" in params and type(params["inputResponses"]) is not dict:
             raise RpcError(INVALID_PARAMS, "inputResponses must be an object of answers by key")
         if "requestState" in params and type(params["requestState"]) is not str:
             raise RpcError(INVALID_PARAMS, "requestState must be the string the server sent")
-        if not tool.is_async or meta is None:
+        if meta is None:
             return None
         capabilities = meta.get(META_CLIENT_CAPABILITIES)
         assert type(capabilities) is dict  # checked with the envelope
