@@ -12,12 +12,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .jsonrpc import RequestId, notification, request
 
 Send = Callable[[bytes], None]
+# Waits for the client's response to a request id, from wherever it arrives (a transport
+# whose responses may reach another worker passes one over its shared store); None when
+# ``timeout`` seconds pass without it.
+Waiter = Callable[[RequestId, float], Awaitable[dict[str, Any] | None]]
 
 
 class ClientGone(Exception):
@@ -27,9 +31,10 @@ class ClientGone(Exception):
 class Outbound:
     """The requests in flight from this server to one client, by id."""
 
-    __slots__ = ("_ids", "_prefix", "_waiting")
+    __slots__ = ("_ids", "_prefix", "_waiting", "waiter")
 
-    def __init__(self) -> None:
+    def __init__(self, waiter: Waiter | None = None) -> None:
+        self.waiter = waiter  # None: responses arrive on this connection (``answer``)
         # String ids in a space of their own, never meeting the client's ids; the random
         # part keeps them apart when several workers serve one session.
         self._prefix = ""  # drawn on the first request: most sessions never send one
@@ -44,6 +49,8 @@ class Outbound:
         if not self._prefix:
             self._prefix = f"mcp-codegen-{secrets.token_hex(4)}-"
         request_id = f"{self._prefix}{next(self._ids)}"
+        if self.waiter is not None:
+            return await self._elsewhere(self.waiter, send, request_id, method, params, timeout)
         waiting: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = waiting
         try:
@@ -58,6 +65,30 @@ class Outbound:
             raise
         finally:
             self._waiting.pop(request_id, None)
+
+    async def _elsewhere(
+        self,
+        waiter: Waiter,
+        send: Send,
+        request_id: RequestId,
+        method: str,
+        params: dict[str, Any],
+        timeout: float,
+    ) -> dict[str, Any]:
+        answered = False
+        try:
+            waiting = waiter(request_id, timeout)
+            # ``send`` only queues: the request leaves when the loop next runs, and by then
+            # awaiting the waiter has run it to its first wait (where it registers).
+            send(request(request_id, method, params))
+            response = await waiting
+            answered = response is not None
+        finally:
+            if not answered:  # timed out, or the call was cancelled while waiting
+                _cancel(send, request_id, "no answer in time or the tool call was cancelled")
+        if response is None:
+            raise TimeoutError
+        return response
 
     def answer(self, message: dict[str, Any]) -> bool:
         """Route a response from the client to the request waiting for it; False when no

@@ -508,3 +508,36 @@ async def test_a_failed_question_withdraws_the_others_of_its_round() -> None:
     assert text(reply) == "The client refused the request: roots not supported"
     withdrawn = [m for m in client.outbox if m.get("method") == "notifications/cancelled"]
     assert [m["params"]["requestId"] for m in withdrawn] == [colour["id"]]
+
+
+class Hub:
+    """Stands for the shared store of the HTTP transport: a response posted to any worker
+    is delivered to the worker whose handler waits for it."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[Any, asyncio.Future[dict[str, Any] | None]] = {}
+
+    async def await_reply(self, request_id: Any, timeout: float) -> dict[str, Any] | None:
+        waiting = self.waiting[request_id] = asyncio.get_running_loop().create_future()
+        try:
+            return await asyncio.wait_for(waiting, timeout)
+        except TimeoutError:
+            return None
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        self.waiting.pop(message["id"]).set_result(message)
+
+
+@run
+async def test_a_response_that_reaches_another_worker_gets_to_the_waiting_handler() -> None:
+    hub = Hub()
+    client = await Client(server(), "2025-11-25", ALL_CAPABILITIES).open()
+    client.session.outbound.waiter = hub.await_reply
+    call = asyncio.ensure_future(client.call("delete_file"))
+    (asked,) = await client.requests(1)
+    assert asked["id"] in hub.waiting  # registered before the client could answer
+    hub.deliver({"jsonrpc": "2.0", "id": asked["id"], **accept(ok=True)})  # "at another worker"
+    assert text(await call) == "deleted notes.txt"
+    timed_out = await client.call("slow_question", arguments={"timeout": 0.05})
+    assert "did not answer" in text(timed_out)
+    assert client.outbox[-1]["method"] == "notifications/cancelled"
