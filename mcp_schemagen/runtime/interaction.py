@@ -34,6 +34,7 @@ from .protocol import MISSING_REQUIRED_CLIENT_CAPABILITY, Revision
 from .request_state import RequestStateSeal, call_binding
 from .result import ToolError
 from .session import Session
+from .validation import compile_validator, describe_errors
 
 DEFAULT_TIMEOUT_SECONDS = 300.0
 
@@ -175,7 +176,7 @@ class Elicit(Request):
         if content is not None and type(content) is not dict:
             raise InvalidAnswer("the elicitation answer's content is not an object")
         if result["action"] == "accept" and self.schema is not None:
-            _check_required(self.schema, content or {})
+            _check_form(self.schema, content or {})
         return ElicitResult(result["action"], content if result["action"] == "accept" else None)
 
 
@@ -529,10 +530,17 @@ def _declares(capabilities: Mapping[str, Any], needed: Mapping[str, Any]) -> boo
     return True
 
 
-def _check_required(schema: Mapping[str, Any], content: Mapping[str, Any]) -> None:
-    absent = [name for name in schema.get("required", ()) if name not in content]
-    if absent:
-        raise InvalidAnswer(f"the accepted form lacks the required fields {', '.join(absent)}")
+def _check_form(schema: Mapping[str, Any], content: Mapping[str, Any]) -> None:
+    """The client must answer what the form asked: its content is checked against it."""
+    validator = compile_validator(schema)
+    if not validator.is_valid(content):
+        problems = [
+            p.replace("argument ", "field ", 1).replace("the arguments: ", "", 1)
+            for p in describe_errors(validator, content)
+        ]
+        raise InvalidAnswer(
+            "the accepted form does not match what was asked: " + "; ".join(problems)
+        )
 
 
 def _message(message: str | Mapping[str, Any]) -> dict[str, Any]:

@@ -298,6 +298,13 @@ async def test_client_errors_timeouts_and_cancellation() -> None:
 
     malformed = await client.call_answering("summarize", {"result": {"role": "assistant"}})
     assert "lacks its role, content or model" in text(malformed)
+    mismatched = await client.call_answering("delete_file", accept(ok="yes"))
+    assert text(mismatched) == (
+        "the accepted form does not match what was asked: field 'ok': \"yes\" is not of type"
+        ' "boolean" (type)'
+    )
+    incomplete = await client.call_answering("delete_file", accept())
+    assert text(incomplete).endswith(': "ok" is a required property (required)')
 
     timed_out = await client.call("slow_question", arguments={"timeout": 0.05})
     assert timed_out["result"]["isError"] and "did not answer" in text(timed_out)
