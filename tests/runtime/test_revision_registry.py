@@ -111,9 +111,8 @@ FACTS = [
     ),
     (
         "resource_contents",
-        lambda rev: (
-            _properties(rev, "TextResourceContents") | _properties(rev, "BlobResourceContents")
-        ),
+        lambda rev: _properties(rev, "TextResourceContents")
+        | _properties(rev, "BlobResourceContents"),
     ),
     ("call_result_fields", lambda rev: _properties(rev, "CallToolResult")),
     ("list_result_fields", lambda rev: _properties(rev, "ListToolsResult")),
