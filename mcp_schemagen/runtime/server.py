@@ -25,14 +25,7 @@ import orjson
 
 from . import jsonrpc
 from .context import Context, enter, leave
-from .interaction import (
-    Channel,
-    ClientCapabilityMissing,
-    InputRequired,
-    Refused,
-    input_required,
-    round_channel,
-)
+from .interaction import Channel, ClientCapabilityMissing, Interrupt, round_channel
 from .jsonrpc import RequestId, RpcError, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
@@ -129,8 +122,7 @@ class Server:
         self._stamp = {META_SERVER_INFO: self._server_info}
         self._pages: dict[str, list[bytes]] = {}
         self._default_session = Session()
-        # 2026-07-28 input_required rounds: the key (shared by workers) and maybe a store.
-        self.request_state = request_state or RequestStateSeal.from_environment()
+        self.request_state = request_state or RequestStateSeal.from_environment()  # 2026-07-28
 
     # ----------------------------------------------------------------- entry points
 
@@ -410,20 +402,11 @@ class Server:
             text = f"Invalid arguments for tool {name}: " + "; ".join(problems)
             body = revision.invalid_arguments(text, problems)
             return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
-        channel = None
-        if revision.stateless:
-            channel = self._round(params, meta, tool, arguments)
+        channel = round_channel(params, meta, revision, self.request_state, name)
         kwargs = tool.keyword_arguments(arguments)
         token = None if meta is None else meta.get("progressToken")
-        context = Context(
-            session,
-            revision,
-            request_id,
-            name,
-            token if is_request_id(token) else None,
-            log_rank,
-            channel,
-        )
+        token = token if is_request_id(token) else None
+        context = Context(session, revision, request_id, name, token, log_rank, channel)
         # The context is entered around the call, and a task made here copies it, so an
         # async handler sees it for its whole run.
         entered = enter(context)
@@ -454,11 +437,8 @@ class Server:
     ) -> bytes:
         try:
             value = await running
-        except InputRequired as need:  # 2026-07-28: the client answers, then retries
-            assert channel is not None
-            return jsonrpc.result(request_id, await input_required(need, channel, self._stamp))
-        except Refused as refused:
-            return jsonrpc.error(request_id, refused.failure)
+        except Interrupt as stop:  # 2026-07-28: questions for the client, or a bad state
+            return await stop.reply(request_id, channel, self._stamp)
         except ClientCapabilityMissing as missing:
             if revision.missing_capability_is_error:
                 return jsonrpc.error(request_id, missing.rpc_error())
@@ -468,20 +448,6 @@ class Server:
         finally:
             session.forget(request_id, asyncio.current_task())
         return self._respond(tool, value, request_id, revision)
-
-    def _round(
-        self, params: dict[str, Any], meta: dict[str, Any] | None, tool: Tool, arguments: Any
-    ) -> Channel | None:
-        """A 2026-07-28 call's answers to earlier questions."""
-        if "inputResponses" in params and type(params["inputResponses"]) is not dict:
-            raise RpcError(INVALID_PARAMS, "inputResponses must be an object of answers by key")
-        if "requestState" in params and type(params["requestState"]) is not str:
-            raise RpcError(INVALID_PARAMS, "requestState must be the string the server sent")
-        if meta is None:
-            return None
-        capabilities = meta.get(META_CLIENT_CAPABILITIES)
-        assert type(capabilities) is dict  # checked with the envelope
-        return round_channel(params, capabilities, self.request_state, tool.name, arguments)
 
     def _respond(self, tool: Tool, value: Any, request_id: RequestId, revision: Revision) -> bytes:
         try:

@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from mcp_schemagen.runtime.context import get_context
-from mcp_schemagen.runtime.interaction import (
+from mcp_schemagen.runtime.questions import (
     ClientCapabilityMissing,
     Elicit,
     ListRoots,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcp_schemagen.runtime.interaction import Elicit, ListRoots, Sample, form
+from mcp_schemagen.runtime.questions import Elicit, ListRoots, Sample, form
 from mcp_schemagen.runtime.protocol import REVISIONS, Revision
 from tests.support.paths import needs_shared
 from tests.support.spec_check import spec

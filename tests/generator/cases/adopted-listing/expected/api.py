@@ -28,7 +28,7 @@ from ._runtime.content import (
     text,
 )
 from ._runtime.context import Context, get_context
-from ._runtime.interaction import (
+from ._runtime.questions import (
     ClientCapabilityMissing,
     ClientError,
     ClientTimeout,
