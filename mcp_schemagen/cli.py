@@ -165,7 +165,8 @@ def _parser() -> argparse.ArgumentParser:
         "--revision",
         action="append",
         choices=specs.revision_names(),
-        help="protocol revision to support; repeat for several (default: all)",
+        help="protocol revision to support; repeat for several "
+        "(default: all but the opt-in pre-release 2024-10-07)",
     )
     new.set_defaults(run=command_new)
 

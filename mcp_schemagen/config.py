@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
+from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 from mcp_schemagen.specs import revision_names
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
@@ -94,12 +95,12 @@ def load_config(root: Path) -> Config:
         globs = list(DEFAULT_TOOL_GLOBS)
 
     known = revision_names()
-    revisions = section.get("revisions", list(known))
+    revisions = section.get("revisions", list(DEFAULT_NAMES))
     if not (
         isinstance(revisions, list) and revisions and all(isinstance(r, str) for r in revisions)
     ):
         bad("revisions", f"must be a non-empty list of protocol revisions from {', '.join(known)}")
-        revisions = list(known)
+        revisions = list(DEFAULT_NAMES)
     for name in revisions:
         if name not in known:
             bad("revisions", f"unknown protocol revision {name!r}; known: {', '.join(known)}")
@@ -124,7 +125,7 @@ def load_config(root: Path) -> Config:
         package=package,
         out_dir=(root / out).resolve(),
         tool_globs=tuple(globs),
-        revisions=selected or known,
+        revisions=selected or DEFAULT_NAMES,
         server_name=str(server_name),
         server_version=str(server_version),
         page_size=page_size,

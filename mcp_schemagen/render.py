@@ -118,6 +118,7 @@ def render_package(
         ),
         "__main__.py": _template("__main__.py.jinja", header=settings, package=config.package),
         "api.py": _template("api.py.jinja", header=header([])),
+        "asgi.py": _template("asgi.py.jinja", header=settings, package=config.package),
         "_dispatch.py": _template(
             "_dispatch.py.jinja",
             header=top,

@@ -13,6 +13,7 @@ import jsonschema.exceptions
 
 from mcp_schemagen import specs
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.header_checks import check_mcp_headers
 from mcp_schemagen.publish import all_published, known_tool_fields
 from mcp_schemagen.schema_checks import check_schema
 from mcp_schemagen.tools import ToolSource
@@ -117,4 +118,7 @@ def check_tool(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnosti
     problems = check_name(source) + check_fields(source)
     problems += check_against_revisions(source, revisions)
     problems += check_schemas(source)
+    if "inputSchema" in source.definition:
+        where = pointer_join(source.pointer, "inputSchema")
+        problems += check_mcp_headers(source.definition["inputSchema"], source.file, where)
     return problems

@@ -105,7 +105,7 @@ class Channel:
 
     __slots__ = ("_asked", "capabilities")
 
-    def __init__(self, capabilities: Mapping[str, Any]) -> None:
+    def __init__(self, capabilities: dict[str, Any]) -> None:
         self.capabilities = capabilities
         self._asked = 0
 
@@ -171,7 +171,7 @@ class RoundChannel(Channel):
 
     def __init__(
         self,
-        capabilities: Mapping[str, Any],
+        capabilities: dict[str, Any],
         responses: Mapping[str, Any] | None,
         state: str | None,
         seal: RequestStateSeal,

@@ -8,7 +8,7 @@ Notifications a handler sends (log, progress) go out through ``Session.send``.
 Two eras share one server. A request whose ``_meta`` names a stateless revision
 (2026-07-28) is answered in that revision's form, with nothing remembered between
 requests. Otherwise the revision is the one the connection negotiated with
-``initialize`` (2024-11-05 to 2025-11-25).
+``initialize`` (2024-10-07 to 2025-11-25).
 """
 
 from __future__ import annotations
@@ -330,7 +330,7 @@ class Server:
             "capabilities": self._capabilities,
             "serverInfo": self._server_info,
         }
-        if self.instructions is not None:
+        if self.instructions is not None and "instructions" in revision.initialize_result_fields:
             body["instructions"] = self.instructions
         return body
 
@@ -391,7 +391,7 @@ class Server:
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's name")
         tool = self.tools.get(name)
         if tool is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+            raise revision.unknown_tool(name)
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -420,6 +420,8 @@ class Server:
                 if hasattr(value, "close"):  # cancelled before it ran: close it quietly
                     task.add_done_callback(lambda _: value.close())
                 return task
+        except RpcError:
+            raise  # a handler's ProtocolError: the call fails with that JSON-RPC error
         except Exception as exc:
             value = tool.failure(exc)
         finally:
@@ -443,6 +445,8 @@ class Server:
             if revision.missing_capability_is_error:
                 return jsonrpc.error(request_id, missing.rpc_error())
             value = tool.failure(missing)
+        except RpcError as failure:
+            return jsonrpc.error(request_id, failure)
         except Exception as exc:
             value = tool.failure(exc)
         finally:

@@ -42,7 +42,7 @@ from ._runtime.questions import (
     SampleResult,
     form,
 )
-from ._runtime.result import ToolError, ToolResult
+from ._runtime.result import ProtocolError, ToolError, ToolResult
 
 __all__ = [
     "Annotations",
@@ -60,6 +60,7 @@ __all__ = [
     "InteractionError",
     "InvalidAnswer",
     "ListRoots",
+    "ProtocolError",
     "ResourceLink",
     "Root",
     "Sample",
