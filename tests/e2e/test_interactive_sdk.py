@@ -1,4 +1,5 @@
-"""Interactive tools of the embedded example with the official SDK client over stdio.
+"""Interactive tools of the embedded example with the official SDK client, over stdio and
+over Streamable HTTP.
 
 The client (mcp 2.3.0) answers with its sampling, elicitation and roots callbacks, in a
 session revision (the initialize handshake: the server sends it JSON-RPC requests) and in
@@ -9,12 +10,14 @@ The same handler bodies serve both.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
+from tests.support.http_server import free_port, http_command, serving
 from tests.support.paths import SHARED_SPECS
 from tests.support.projects import build_embedded_example
 
@@ -29,11 +32,28 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 MODES = ["legacy", "2026-07-28"]
+TRANSPORTS = ["stdio", "http"]
 
 
 @pytest.fixture(scope="module")
 def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_embedded_example(tmp_path_factory.mktemp("interactive"))
+
+
+@pytest.fixture(scope="module")
+def http_url(example: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    log = tmp_path_factory.mktemp("interactive-http") / "server.log"
+    with serving(example, http_command("example_server", port), port, log) as url:
+        yield url
+
+
+@pytest.fixture(params=TRANSPORTS)
+def server(request: pytest.FixtureRequest, example: Path) -> Any:
+    """Where the client connects: the example over stdio, or its HTTP endpoint."""
+    if request.param == "stdio":
+        return example
+    return request.getfixturevalue("http_url")
 
 
 class User:
@@ -82,10 +102,9 @@ def _text(result: Any) -> str:
     return "".join(block.text for block in result.content if block.type == "text")
 
 
-async def _session(root: Path, mode: str, errlog: Path, user: User | None, body: Any) -> None:
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "example_server"], cwd=str(root)
-    )
+async def _session(
+    server: Path | str, mode: str, errlog: Path, user: User | None, body: Any
+) -> None:
     callbacks: dict[str, Any] = {}
     if user is not None:
         callbacks = {
@@ -94,18 +113,23 @@ async def _session(root: Path, mode: str, errlog: Path, user: User | None, body:
             "list_roots_callback": user.roots,
         }
     with errlog.open("w") as err, anyio.fail_after(60):
-        async with Client(
-            stdio_client(params, errlog=err), mode=mode, read_timeout_seconds=15, **callbacks
-        ) as client:
+        if isinstance(server, str):
+            target: Any = server  # the HTTP endpoint's URL
+        else:
+            params = StdioServerParameters(
+                command=sys.executable, args=["-m", "example_server"], cwd=str(server)
+            )
+            target = stdio_client(params, errlog=err)
+        async with Client(target, mode=mode, read_timeout_seconds=15, **callbacks) as client:
             await body(client)
 
 
-def _run(example: Path, tmp_path: Path, mode: str, user: User | None, body: Any) -> None:
-    anyio.run(_session, example, mode, tmp_path / "stderr.txt", user, body)
+def _run(server: Path | str, tmp_path: Path, mode: str, user: User | None, body: Any) -> None:
+    anyio.run(_session, server, mode, tmp_path / "stderr.txt", user, body)
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_elicitation_confirms_before_acting(mode: str, example: Path, tmp_path: Path) -> None:
+def test_elicitation_confirms_before_acting(mode: str, server: Any, tmp_path: Path) -> None:
     yes, no = User(confirm=True), User(confirm=False)
 
     async def confirmed(client: Any) -> None:
@@ -116,8 +140,8 @@ def test_elicitation_confirms_before_acting(mode: str, example: Path, tmp_path: 
         result = await client.call_tool("cancel_order", {"order_id": "A-17"})
         assert _text(result) == "Order A-17 kept (accept)."
 
-    _run(example, tmp_path, mode, yes, confirmed)
-    _run(example, tmp_path, mode, no, refused)
+    _run(server, tmp_path, mode, yes, confirmed)
+    _run(server, tmp_path, mode, no, refused)
     (asked,) = yes.elicited
     assert asked["message"] == "Cancel order A-17? This cannot be undone."
     assert asked["requestedSchema"]["required"] == ["confirm"]
@@ -125,7 +149,7 @@ def test_elicitation_confirms_before_acting(mode: str, example: Path, tmp_path: 
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_sampling_and_roots(mode: str, example: Path, tmp_path: Path) -> None:
+def test_sampling_and_roots(mode: str, server: Any, tmp_path: Path) -> None:
     user = User()
 
     async def body(client: Any) -> None:
@@ -137,7 +161,7 @@ def test_sampling_and_roots(mode: str, example: Path, tmp_path: Path) -> None:
             == "trips: file:///home/ada/trips\nfile:///home/ada/notes.md: file:///home/ada/notes.md"
         )
 
-    _run(example, tmp_path, mode, user, body)
+    _run(server, tmp_path, mode, user, body)
     (sampled,) = user.sampled
     assert sampled["maxTokens"] == 100 and sampled["systemPrompt"].startswith("You are a concise")
     assert "Oslo" in sampled["messages"][0]["content"]["text"]
@@ -145,7 +169,7 @@ def test_sampling_and_roots(mode: str, example: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_two_rounds_with_two_questions_at_once(mode: str, example: Path, tmp_path: Path) -> None:
+def test_two_rounds_with_two_questions_at_once(mode: str, server: Any, tmp_path: Path) -> None:
     user = User()
 
     async def body(client: Any) -> None:
@@ -154,7 +178,7 @@ def test_two_rounds_with_two_questions_at_once(mode: str, example: Path, tmp_pat
             "Booked 2 nights in Lisbon for Grace, business class. Pack: Mild and dry all week."
         )
 
-    _run(example, tmp_path, mode, user, body)
+    _run(server, tmp_path, mode, user, body)
     assert [e["message"] for e in user.elicited] == [
         "Your trip to Lisbon",
         "Book 2 nights in Lisbon for Grace?",
@@ -168,7 +192,7 @@ def test_two_rounds_with_two_questions_at_once(mode: str, example: Path, tmp_pat
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_client_without_the_capability_is_not_asked(
-    mode: str, example: Path, tmp_path: Path
+    mode: str, server: Any, tmp_path: Path
 ) -> None:
     async def body(client: Any) -> None:
         if mode == "legacy":
@@ -181,4 +205,4 @@ def test_a_client_without_the_capability_is_not_asked(
             assert refused.value.error.code == -32021
             assert refused.value.error.data == {"requiredCapabilities": {"elicitation": {}}}
 
-    _run(example, tmp_path, mode, None, body)
+    _run(server, tmp_path, mode, None, body)
