@@ -8,12 +8,14 @@ import asyncio
 import base64
 import functools
 import itertools
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
 import pytest
 
+from mcp_schemagen.runtime import main as entry
 from mcp_schemagen.runtime.context import get_context
 from mcp_schemagen.runtime.protocol import BY_NAME, NAMES
 from mcp_schemagen.runtime.questions import (
@@ -24,7 +26,7 @@ from mcp_schemagen.runtime.questions import (
     form,
 )
 from mcp_schemagen.runtime.registry import ToolEntry
-from mcp_schemagen.runtime.request_state import MemoryStateStore, RequestStateSeal
+from mcp_schemagen.runtime.request_state import KEY_VARIABLE, MemoryStateStore, RequestStateSeal
 from mcp_schemagen.runtime.server import Server
 
 STATELESS = "2026-07-28"
@@ -560,3 +562,15 @@ async def test_a_response_that_reaches_another_worker_gets_to_the_waiting_handle
     timed_out = await client.call("slow_question", arguments={"timeout": 0.05})
     assert "did not answer" in text(timed_out)
     assert client.outbox[-1]["method"] == "notifications/cancelled"
+
+
+def test_several_local_workers_share_one_state_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[dict[str, Any]] = []
+    monkeypatch.delenv(KEY_VARIABLE, raising=False)
+    monkeypatch.setattr(entry, "serve_http", lambda *a, **k: started.append(dict(k)))
+    entry.main(server(), "pkg", ["--http", "--workers", "3", "--store", "redis://x:1/0"])
+    drawn = os.environ[KEY_VARIABLE]  # the worker processes inherit it
+    assert started[0]["workers"] == 3 and len(drawn) >= 32
+    monkeypatch.setenv(KEY_VARIABLE, "configured for every machine")
+    entry.main(server(), "pkg", ["--http", "--workers", "3", "--store", "redis://x:1/0"])
+    assert os.environ[KEY_VARIABLE] == "configured for every machine"  # never replaced
