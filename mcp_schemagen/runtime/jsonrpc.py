@@ -68,5 +68,10 @@ def error_message(request_id: RequestId | None, failure: RpcError, *, null_id: b
     return _dumps(message)
 
 
+def request(request_id: RequestId, method: str, params: dict[str, Any]) -> bytes:
+    """A request from this server to the client (elicitation, sampling, roots)."""
+    return _dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+
+
 def notification(method: str, params: dict[str, Any]) -> bytes:
     return _dumps({"jsonrpc": "2.0", "method": method, "params": params})

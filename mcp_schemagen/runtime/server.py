@@ -25,6 +25,7 @@ import orjson
 
 from . import jsonrpc
 from .context import Context, enter, leave
+from .interaction import Channel, ClientCapabilityMissing, Interrupt, round_channel
 from .jsonrpc import RequestId, RpcError, dumps_exact, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
@@ -42,6 +43,7 @@ from .protocol import (
     ordered,
 )
 from .registry import ToolEntry
+from .request_state import RequestStateSeal
 from .session import Send, Session
 from .toolcall import Tool
 
@@ -73,6 +75,7 @@ class Server:
         instructions: str | None = None,
         ttl_ms: int = 300_000,
         cache_scope: str = "public",
+        request_state: RequestStateSeal | None = None,
     ) -> None:
         wanted = set(revisions)
         try:
@@ -119,6 +122,7 @@ class Server:
         self._stamp = {META_SERVER_INFO: self._server_info}
         self._pages: dict[str, list[bytes]] = {}
         self._default_session = Session()
+        self.request_state = request_state or RequestStateSeal.from_environment()  # 2026-07-28
 
     # ----------------------------------------------------------------- entry points
 
@@ -162,7 +166,8 @@ class Server:
             return self.error_reply(None, RpcError(INVALID_REQUEST, "Invalid Request"), session)
         request_id = message["id"]
         if method is None and ("result" in message or "error" in message):
-            return None  # this server sends no requests, so it awaits no responses
+            session.outbound.answer(message)  # the client answers a request of ours
+            return None
         id_type = type(request_id)
         if id_type is not str and id_type is not int:
             failure = RpcError(
@@ -397,11 +402,11 @@ class Server:
             text = f"Invalid arguments for tool {name}: " + "; ".join(problems)
             body = revision.invalid_arguments(text, problems)
             return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
+        channel = round_channel(params, meta, revision, self.request_state, name)
         kwargs = tool.keyword_arguments(arguments)
         token = None if meta is None else meta.get("progressToken")
-        context = Context(
-            session, revision, request_id, name, token if is_request_id(token) else None, log_rank
-        )
+        token = token if is_request_id(token) else None
+        context = Context(session, revision, request_id, name, token, log_rank, channel)
         # The context is entered around the call, and a task made here copies it, so an
         # async handler sees it for its whole run.
         entered = enter(context)
@@ -409,7 +414,7 @@ class Server:
             value = tool.handler(**kwargs)
             if tool.is_async or (type(value) not in _PLAIN and hasattr(value, "__await__")):
                 task = asyncio.ensure_future(
-                    self._complete(tool, value, request_id, revision, session)
+                    self._complete(tool, value, request_id, revision, session, channel)
                 )
                 session.track(request_id, task)
                 if hasattr(value, "close"):  # cancelled before it ran: close it quietly
@@ -430,9 +435,16 @@ class Server:
         request_id: RequestId,
         revision: Revision,
         session: Session,
+        channel: Channel | None = None,
     ) -> bytes:
         try:
             value = await running
+        except Interrupt as stop:  # 2026-07-28: questions for the client, or a bad state
+            return await stop.reply(request_id, channel, self._stamp)
+        except ClientCapabilityMissing as missing:
+            if revision.missing_capability_is_error:
+                return jsonrpc.error(request_id, missing.rpc_error())
+            value = tool.failure(missing)
         except RpcError as failure:
             return jsonrpc.error(request_id, failure)
         except Exception as exc:

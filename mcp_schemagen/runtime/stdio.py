@@ -246,6 +246,7 @@ class _Reader(asyncio.Protocol):
             line = b"".join(self._partial)
             self._partial.clear()
             self._line(line)  # a last message without its newline
+        self._session.outbound.close()  # no answer can come any more
         if not self._done.done():
             self._done.set_result(None)
         return None
