@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import keyword
 import re
 import tomllib
@@ -10,13 +11,23 @@ from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
+from mcp_schemagen.publish import known_tool_fields
 from mcp_schemagen.specs import revision_names
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
 DEFAULT_PAGE_SIZE = 100
 _PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _KNOWN_KEYS = frozenset(
-    {"package", "out", "tools", "revisions", "server-name", "server-version", "page-size"}
+    {
+        "package",
+        "out",
+        "tools",
+        "revisions",
+        "server-name",
+        "server-version",
+        "page-size",
+        "accept-omitted",
+    }
 )
 
 
@@ -30,6 +41,11 @@ class Config:
     server_name: str
     server_version: str
     page_size: int
+    # Whether pyproject.toml lists `revisions` (else: every pinned revision), so messages
+    # about a revision point at the key that chose it, or at the table to add it to.
+    revisions_listed: bool = False
+    # Tool fields the project accepts older revisions' clients do without: no warning.
+    accept_omitted: tuple[str, ...] = ()
 
     @property
     def package_dir(self) -> Path:
@@ -117,6 +133,20 @@ def load_config(root: Path) -> Config:
         bad("page-size", "must be a positive integer (tools per tools/list page)")
         page_size = DEFAULT_PAGE_SIZE
 
+    accepted = section.get("accept-omitted", [])
+    fields = sorted(known_tool_fields())
+    if not (isinstance(accepted, list) and all(isinstance(f, str) for f in accepted)):
+        bad(
+            "accept-omitted",
+            f"must be a list of tool fields, like [\"title\"]: {', '.join(fields)}",
+        )
+        accepted = []
+    for field in accepted:
+        if field not in fields:
+            guess = difflib.get_close_matches(field, fields, n=1)
+            hint = f"did you mean {guess[0]!r}?" if guess else f"tool fields: {', '.join(fields)}"
+            bad("accept-omitted", f"{field!r} is not a tool field; {hint}")
+
     if problems:
         raise BuildError(problems)
     return Config(
@@ -128,4 +158,6 @@ def load_config(root: Path) -> Config:
         server_name=str(server_name),
         server_version=str(server_version),
         page_size=page_size,
+        revisions_listed="revisions" in section,
+        accept_omitted=tuple(accepted),
     )

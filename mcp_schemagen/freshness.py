@@ -22,11 +22,13 @@ def is_fresh(root: Path) -> bool:
     if not outputs_match(config.package_dir, previous.outputs):
         return False
     try:
-        current = (config.package_dir / HANDLERS_MODULE).read_text(encoding="utf-8")
-    except OSError:
-        return False
-    if sha256_text(current) == previous.handlers_sha256:
-        return True
+        # Bytes: the module's own line endings are part of what the build wrote.
+        data = (config.package_dir / HANDLERS_MODULE).read_bytes()
+        if sha256_text(data) == previous.handlers_sha256:
+            return True
+        current = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False  # the pipeline says what is wrong
     # The user edited the module since the build: loading the merge (libcst) is needed
     # only now, to tell a body edit from a signature that must change.
     from mcp_schemagen.handlers.file import is_current, spec_from_json

@@ -17,34 +17,55 @@ from mcp_schemagen.write import OutputFile
 EXIT_CONFLICT = 3
 
 
-def handlers_file(package_dir: Path, spec: HandlerModuleSpec) -> tuple[OutputFile, list[str]]:
+def handlers_file(
+    package_dir: Path, spec: HandlerModuleSpec, shown: str
+) -> tuple[OutputFile, list[str]]:
     """The handler module as this build leaves it, and the merge's warnings; a
-    ``BuildError`` (exit 3) when it cannot be updated without touching user code."""
+    ``BuildError`` (exit 3) when it cannot be updated without touching user code.
+    ``shown`` names the module in diagnostics (relative to the project, like tool files).
+
+    The merge works on LF text; a module written with CRLF line endings gets them back."""
     path = package_dir / HANDLERS_MODULE
     try:
-        existing = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return OutputFile(path, render_new(spec)), []
-    try:
-        result = merge(existing, spec)
-    except MergeConflict as conflict:
-        raise BuildError(
-            [
-                error(
-                    str(path),
-                    "",
-                    f"cannot update the handler module: {conflict}; nothing was written",
-                )
-            ],
+
+    def conflict(message: str) -> BuildError:
+        return BuildError(
+            [error(shown, "", f"cannot update the handler module: {message}; nothing was written")],
             exit_code=EXIT_CONFLICT,
+        )
+
+    try:
+        existing = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise conflict(
+            f"it is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}). "
+            "Python source is UTF-8: convert it (e.g. `iconv -f latin1 -t utf-8`) and build again"
         ) from None
-    return OutputFile(path, result.text), result.warnings
+    newline = line_ending(existing)
+    try:
+        result = merge(existing.replace("\r\n", "\n"), spec)
+    except MergeConflict as failure:
+        raise conflict(str(failure)) from None
+    text = existing if result.text == existing.replace("\r\n", "\n") else result.text
+    if newline != "\n" and text is not existing:
+        text = text.replace("\n", newline)
+    return OutputFile(path, text), result.warnings
+
+
+def line_ending(text: str) -> str:
+    """The line ending most of ``text``'s lines use: ``\r\n`` or ``\n``."""
+    crlf = text.count("\r\n")
+    return "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
 
 
 def is_current(text: str, spec: HandlerModuleSpec) -> bool:
     """Whether a merge would leave ``text`` as it is (the user edited only bodies)."""
+    lf = text.replace("\r\n", "\n")
     try:
-        return merge(text, spec).text == text
+        return merge(lf, spec).text == lf
     except MergeConflict:
         return False
 
