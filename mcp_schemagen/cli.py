@@ -89,18 +89,29 @@ def command_check(arguments: argparse.Namespace) -> int:
 
 
 def command_new(arguments: argparse.Namespace) -> int:
-    from mcp_schemagen.scaffold import scaffold
+    from mcp_schemagen.install_source import current_source
+    from mcp_schemagen.scaffold import inspector_commands, scaffold, setup_commands
 
+    source = current_source()
     target = scaffold(
-        arguments.name, Path(arguments.dir) if arguments.dir else None, arguments.revision
+        arguments.name, Path(arguments.dir) if arguments.dir else None, arguments.revision, source
     )
     shown = shlex.quote(_shown(target))
-    print(f"created {shown}\n\nnext steps:")
-    print(f"    cd {shown}")
-    print("    python -m venv .venv && .venv/bin/pip install -e '.[dev]'")
-    print("    .venv/bin/pytest                        # the example tools' tests")
-    print(f"    .venv/bin/python -m {arguments.name}      # serve over stdio")
-    print("    edit tools/*.json, then: mcp-codegen build")
+    print(f"created {shown}")
+    if arguments.quiet:
+        return EXIT_OK
+    steps = [f"cd {shown}", *setup_commands(source)]
+    steps.append("pytest                       # its tests, through the official MCP client")
+    call, page = inspector_commands(arguments.name, "greet", "name=Ada")
+    print("\nSet it up (in a fresh shell; README.md says more):")
+    print("".join(f"    {step}\n" for step in steps), end="")
+    print("\nTalk to it, with the MCP Inspector (Node.js):")
+    print(f"    {call}\n    {page}                # interactive")
+    print(
+        '\nUse it from Claude Code, Claude Desktop or Cursor: README.md, "Use it from an MCP host"'
+    )
+    print("\nChange it: edit tools/*.json, run `mcp-codegen build`, fill in the new handler in")
+    print(f"{arguments.name}/handlers.py, run `pytest`.")
     return EXIT_OK
 
 
