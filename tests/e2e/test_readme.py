@@ -4,8 +4,12 @@ quick start works in a fresh shell (the slow one: two virtual environments, abou
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import re
+import shlex
+import tomllib
 from pathlib import Path
 
 from mcp_schemagen import DISTRIBUTION
@@ -91,3 +95,33 @@ def test_the_quick_start_works_as_written_in_a_fresh_shell(tmp_path: Path) -> No
     assert f"pip install '{requirement}'" in (project / "README.md").read_text(encoding="utf-8")
     hook = (project / ".pre-commit-config.yaml").read_text(encoding="utf-8")
     assert f"additional_dependencies: [{json.dumps(requirement)}]" in hook
+
+
+def test_tasks_example_says_how_to_talk_to_the_server_where_the_cli_is_and_how_to_start() -> None:
+    spec = importlib.util.spec_from_file_location("tasks", REPO / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    steps: str = tasks.EXAMPLE_NEXT_STEPS
+    settings = tomllib.loads((REPO / "example" / "pyproject.toml").read_text(encoding="utf-8"))
+    package = settings["tool"]["mcp-codegen"]["package"]
+    out = (REPO / "example" / settings["tool"]["mcp-codegen"]["out"]).resolve()
+    assert f"{out.relative_to(REPO)}/{package}/handlers.py" in steps
+    commands = [line.strip() for line in steps.splitlines() if line.startswith("    ")]
+    # Each command names the environment tasks.py makes, from the folder it cds into.
+    for command in commands:
+        folder = REPO
+        if command.startswith("cd "):
+            where, command = command[3:].split(" && ", 1)
+            folder = REPO / where
+        words = shlex.split(command, comments=True)
+        executables = [w for w in words if "/bin/" in w]
+        assert executables, command
+        for executable in executables:
+            located = Path(os.path.normpath(folder / executable))
+            assert located.parent == Path(tasks.BIN), command
+    assert any(
+        "@modelcontextprotocol/inspector --cli" in c and f"-m {package}" in c for c in commands
+    )
+    assert any(" new " in c for c in commands)
+    assert "README.md" in steps
