@@ -6,6 +6,7 @@ to fix it; any error means exit 2 and nothing written.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -298,6 +299,11 @@ def test_quiet_silences_warnings_and_progress_on_every_command(tmp_path: Path) -
     code, out, err = run_cli("specs", "list", "-q")
     assert (code, err) == (0, "")
     assert out.split() == list(specs.revision_names())
+    target = tmp_path / "new"
+    code, out, err = run_cli(
+        "new", "quiet_server", "--dir", str(target), "-q", "--revision", "2026-07-28"
+    )
+    assert (code, out, err) == (0, f"created {os.path.relpath(target)}\n", "")
 
 
 def test_no_tool_files_is_an_error(tmp_path: Path) -> None:
