@@ -44,19 +44,18 @@ def handlers_file(
             f"it is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}). "
             "Python source is UTF-8: convert it (e.g. `iconv -f latin1 -t utf-8`) and build again"
         ) from None
-    newline = line_ending(existing)
+    lf = existing.replace("\r\n", "\n")
     try:
-        result = merge(existing.replace("\r\n", "\n"), spec)
+        result = merge(lf, spec)
     except MergeConflict as failure:
         raise conflict(str(failure)) from None
-    text = existing if result.text == existing.replace("\r\n", "\n") else result.text
-    if newline != "\n" and text is not existing:
-        text = text.replace("\n", newline)
-    return OutputFile(path, text), result.warnings
+    if result.text == lf:
+        return OutputFile(path, existing), result.warnings  # byte for byte, endings and all
+    return OutputFile(path, result.text.replace("\n", line_ending(existing))), result.warnings
 
 
 def line_ending(text: str) -> str:
-    """The line ending most of ``text``'s lines use: ``\r\n`` or ``\n``."""
+    """The line ending most of ``text``'s lines use: CRLF or LF."""
     crlf = text.count("\r\n")
     return "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
 
