@@ -71,7 +71,8 @@ Start your own project (it prints its next steps; README.md, "Quick start", says
 
 
 def example() -> None:
-    _run(BIN / "mcp-codegen", "build", "example")
+    # The example generates into ../generated, beside it: outside its own project folder.
+    _run(BIN / "mcp-codegen", "build", "--allow-outside-project", "example")
     print(EXAMPLE_NEXT_STEPS, end="")
 
 

@@ -44,7 +44,7 @@ def command_build(arguments: argparse.Namespace) -> int:
 
     root = Path(arguments.dir)
     progress = quiet if arguments.quiet else stderr_progress
-    result = plan(root, progress)
+    result = plan(root, progress, allow_outside=arguments.allow_outside_project)
     _warn(arguments, result.warnings)
     written = write_all(result.files)
     for stale in result.stale:
@@ -65,14 +65,14 @@ def command_build(arguments: argparse.Namespace) -> int:
 
 def command_check(arguments: argparse.Namespace) -> int:
     root = Path(arguments.dir)
-    if is_fresh(root):
+    if is_fresh(root, allow_outside=arguments.allow_outside_project):
         print("generated code is up to date")
         return EXIT_OK
     # The generator proper is imported only now: a fresh project never pays for it.
     from mcp_schemagen.pipeline import plan, quiet
     from mcp_schemagen.write import changed_files, unified_diff
 
-    result = plan(root, quiet)
+    result = plan(root, quiet, allow_outside=arguments.allow_outside_project)
     _warn(arguments, result.warnings)
     changed = [f for f in changed_files(result.files) if f.path.name != MANIFEST_NAME]
     if not changed and not result.stale:
@@ -151,6 +151,15 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _allow_outside_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--allow-outside-project",
+        action="store_true",
+        help="let `out`, the tool globs and links in tools/ lead outside the project folder "
+        "(refused by default, since a project's settings may come from anyone)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-codegen",
@@ -180,6 +189,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument(
         "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
     )
+    _allow_outside_argument(build)
     build.set_defaults(run=command_build)
 
     check = commands.add_parser(
@@ -192,6 +202,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
     )
+    _allow_outside_argument(check)
     check.set_defaults(run=command_check)
 
     new = commands.add_parser(
@@ -209,7 +220,8 @@ def _parser() -> argparse.ArgumentParser:
         "--revision",
         action="append",
         choices=specs.revision_names(),
-        help="protocol revision to support; repeat for several (default: all)",
+        help="protocol revision to support; repeat for several "
+        "(default: all but the opt-in pre-release 2024-10-07)",
     )
     new.set_defaults(run=command_new)
 

@@ -8,7 +8,7 @@ Notifications a handler sends (log, progress) go out through ``Session.send``.
 Two eras share one server. A request whose ``_meta`` names a stateless revision
 (2026-07-28) is answered in that revision's form, with nothing remembered between
 requests. Otherwise the revision is the one the connection negotiated with
-``initialize`` (2024-11-05 to 2025-11-25).
+``initialize`` (2024-10-07 to 2025-11-25).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import orjson
 
 from . import jsonrpc
 from .context import Context, enter, leave
-from .jsonrpc import RequestId, RpcError, is_request_id
+from .jsonrpc import RequestId, RpcError, dumps_exact, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -325,7 +325,7 @@ class Server:
             "capabilities": self._capabilities,
             "serverInfo": self._server_info,
         }
-        if self.instructions is not None:
+        if self.instructions is not None and "instructions" in revision.initialize_result_fields:
             body["instructions"] = self.instructions
         return body
 
@@ -367,7 +367,7 @@ class Server:
             body = revision.list_result(
                 chunk, cursor, ttl_ms=self.ttl_ms, cache_scope=self.cache_scope
             )
-            pages.append(orjson.dumps(revision.stamp(body, self._stamp)))
+            pages.append(dumps_exact(revision.stamp(body, self._stamp)))
         return pages
 
     # ----------------------------------------------------------------- tools/call
@@ -386,7 +386,7 @@ class Server:
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's name")
         tool = self.tools.get(name)
         if tool is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+            raise revision.unknown_tool(name)
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -415,6 +415,8 @@ class Server:
                 if hasattr(value, "close"):  # cancelled before it ran: close it quietly
                     task.add_done_callback(lambda _: value.close())
                 return task
+        except RpcError:
+            raise  # a handler's ProtocolError: the call fails with that JSON-RPC error
         except Exception as exc:
             value = tool.failure(exc)
         finally:
@@ -431,6 +433,8 @@ class Server:
     ) -> bytes:
         try:
             value = await running
+        except RpcError as failure:
+            return jsonrpc.error(request_id, failure)
         except Exception as exc:
             value = tool.failure(exc)
         finally:

@@ -16,6 +16,10 @@ def _discard(_message: bytes) -> None:
     pass
 
 
+def _nothing() -> None:
+    pass
+
+
 class Session:
     """State the handshake era keeps per connection (the stateless era keeps none).
 
@@ -25,6 +29,7 @@ class Session:
     __slots__ = (
         "client_capabilities",
         "client_info",
+        "close_stream",
         "inflight",
         "initialized",
         "log_rank",
@@ -40,6 +45,9 @@ class Session:
         self.client_capabilities: dict[str, Any] = {}
         self.client_info: dict[str, Any] = {}
         self.inflight: dict[RequestId, asyncio.Task[Any]] = {}
+        # Over HTTP, ends the SSE stream of the call in progress (the client resumes it
+        # with Last-Event-ID); other transports have no stream to close.
+        self.close_stream: Callable[[], None] = _nothing
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task

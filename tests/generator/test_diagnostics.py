@@ -306,6 +306,41 @@ def test_quiet_silences_warnings_and_progress_on_every_command(tmp_path: Path) -
     assert (code, out, err) == (0, f"created {os.path.relpath(target)}\n", "")
 
 
+def test_warnings_say_what_2024_10_07_clients_lose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    definition = tool(
+        title="Echo",
+        outputSchema={"type": "object", "properties": {"text": {"type": "string"}}},
+        annotations={"readOnlyHint": True},
+    )
+    root = write_project(
+        tmp_path / "p", {"t.json": definition}, revisions=("2024-10-07", "2024-11-05", "2025-06-18")
+    )
+    monkeypatch.chdir(root)
+    code, _, err = run_cli("build", ".")
+    assert code == 0
+    warnings = [line for line in err.splitlines() if ": warning: " in line]
+    # Its result is a bare toolResult: a structured result reaches its clients as the value
+    # itself, where 2024-11-05 clients get text.
+    silence = '; to silence: accept-omitted = ["{}"] in [tool.mcp-codegen]'
+    assert warnings == [
+        "tools/t.json#/annotations: warning: protocol revisions 2024-10-07, 2024-11-05 do not "
+        "define this; their clients receive the tool without annotations (no "
+        "read-only/destructive hints)" + silence.format("annotations"),
+        "tools/t.json#/outputSchema: warning: protocol revision 2024-10-07 does not define this; "
+        "its clients receive the tool without outputSchema; structured results reach them as "
+        "the toolResult value itself, with no schema to check it against"
+        + silence.format("outputSchema"),
+        "tools/t.json#/outputSchema: warning: protocol revision 2024-11-05 does not define this; "
+        "its clients receive the tool without outputSchema; structured results reach them as "
+        "text only" + silence.format("outputSchema"),
+        "tools/t.json#/title: warning: protocol revisions 2024-10-07, 2024-11-05 do not define "
+        "this; their clients receive the tool without title (clients show the name)"
+        + silence.format("title"),
+    ]
+
+
 def test_no_tool_files_is_an_error(tmp_path: Path) -> None:
     root = write_project(tmp_path / "p", {})
     code, _, err = run_cli("build", str(root))

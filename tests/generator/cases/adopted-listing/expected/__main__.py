@@ -2,10 +2,12 @@
 # generator: mcp-codegen 0.1.0
 # input: pyproject.toml sha256=5585139970df03d78630eb72257305a5ec096a5b81bc262bfd2b3f6e5e361255
 
-"""Serve this MCP server over stdio: `python -m server`."""
+"""Serve this MCP server: over stdio by default, over Streamable HTTP with --http.
+
+`python -m server --help` lists the options."""
 
 from ._dispatch import SERVER
-from ._runtime.stdio import run_stdio
+from ._runtime.main import main
 
 if __name__ == "__main__":
-    run_stdio(SERVER)
+    main(SERVER, "server")

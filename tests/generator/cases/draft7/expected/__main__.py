@@ -2,10 +2,12 @@
 # generator: mcp-codegen 0.1.0
 # input: pyproject.toml sha256=9284045b8890c31400c4be802640cc18885c71c0015e8dba5884265b577c4d7a
 
-"""Serve this MCP server over stdio: `python -m server`."""
+"""Serve this MCP server: over stdio by default, over Streamable HTTP with --http.
+
+`python -m server --help` lists the options."""
 
 from ._dispatch import SERVER
-from ._runtime.stdio import run_stdio
+from ._runtime.main import main
 
 if __name__ == "__main__":
-    run_stdio(SERVER)
+    main(SERVER, "server")

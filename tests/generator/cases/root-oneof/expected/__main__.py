@@ -2,10 +2,12 @@
 # generator: mcp-codegen 0.1.0
 # input: pyproject.toml sha256=8b5373bf841a15f3f7a9a1c6d0ab8611109911c981ee80dc4dd90d87cea60c53
 
-"""Serve this MCP server over stdio: `python -m server`."""
+"""Serve this MCP server: over stdio by default, over Streamable HTTP with --http.
+
+`python -m server --help` lists the options."""
 
 from ._dispatch import SERVER
-from ._runtime.stdio import run_stdio
+from ._runtime.main import main
 
 if __name__ == "__main__":
-    run_stdio(SERVER)
+    main(SERVER, "server")

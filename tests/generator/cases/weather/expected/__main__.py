@@ -2,10 +2,12 @@
 # generator: mcp-codegen 0.1.0
 # input: pyproject.toml sha256=1a9519c4fa3b50f5a146cab20afa3c7ff3206e9cd88d2fa71eb2f424427f3c4d
 
-"""Serve this MCP server over stdio: `python -m server`."""
+"""Serve this MCP server: over stdio by default, over Streamable HTTP with --http.
+
+`python -m server --help` lists the options."""
 
 from ._dispatch import SERVER
-from ._runtime.stdio import run_stdio
+from ._runtime.main import main
 
 if __name__ == "__main__":
-    run_stdio(SERVER)
+    main(SERVER, "server")
