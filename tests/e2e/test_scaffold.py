@@ -55,6 +55,8 @@ DISTRIBUTIONS = {
     "orjson": "orjson",
     "typing_extensions": "typing-extensions",
     "pydantic": "pydantic",
+    "uvicorn": "uvicorn",
+    "redis": "redis",
 }
 
 
@@ -275,7 +277,12 @@ def test_declares_what_the_generated_package_imports(project: Path) -> None:
     meta = document["project"]
     package = project / NAME
     serving = [p for p in package.rglob("*.py") if "protocol" not in p.relative_to(package).parts]
-    runtime = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
+    imported = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
+    # Streamable HTTP (uvicorn, and redis for a shared store) is imported only by
+    # `--http`, from the http extra.
+    http = _names(meta["optional-dependencies"]["http"])
+    assert http == {"uvicorn", "redis"} <= imported
+    runtime = imported - http
     assert runtime == _names(meta["dependencies"])
     assert runtime == {"jsonschema-rs", "orjson", "typing-extensions"}
     protocol = list((package / "protocol").glob("*.py"))
