@@ -53,13 +53,27 @@ def _ensure_environment() -> None:
     STAMP.write_text(wanted)
 
 
+# What to do after `tasks.py example`: talk to the server, find the CLI, start a project.
+EXAMPLE_NEXT_STEPS = """
+The example server is in generated/example_server/; its handlers are in
+generated/example_server/handlers.py.
+
+Talk to it with the official MCP Inspector (Node.js 22), from generated/:
+    cd generated && npx @modelcontextprotocol/inspector --cli ../.venv/bin/python -m example_server --method tools/list
+    cd generated && npx @modelcontextprotocol/inspector ../.venv/bin/python -m example_server   # interactive
+Serve it over stdio yourself (an MCP host does this; see README.md, "Use it from an MCP host"):
+    cd generated && ../.venv/bin/python -m example_server
+
+The CLI is .venv/bin/mcp-codegen (or run `. .venv/bin/activate` first, then `mcp-codegen`).
+Start your own project (it prints its next steps; README.md, "Quick start", says more):
+    .venv/bin/mcp-codegen new my_server --dir ../my_server
+"""
+
+
 def example() -> None:
     # The example generates into ../generated, beside it: outside its own project folder.
     _run(BIN / "mcp-codegen", "build", "--allow-outside-project", "example")
-    print(
-        "\nServe it over stdio:  cd generated && ../.venv/bin/python -m example_server"
-        "\nIts handlers:         generated/example_server/handlers.py"
-    )
+    print(EXAMPLE_NEXT_STEPS, end="")
 
 
 def test() -> None:

@@ -27,6 +27,11 @@ def _report(diagnostics: Sequence[Diagnostic]) -> None:
         print(diagnostic, file=sys.stderr)
 
 
+def _warn(arguments: argparse.Namespace, warnings: Sequence[Diagnostic]) -> None:
+    if not arguments.quiet:
+        _report(warnings)
+
+
 def _shown(path: Path) -> str:
     try:
         return os.path.relpath(path)
@@ -49,7 +54,7 @@ def command_build(arguments: argparse.Namespace) -> int:
 
     progress = quiet if arguments.quiet else stderr_progress
     result = plan(root, progress, allow_outside=arguments.allow_outside_project)
-    _report(result.warnings)
+    _warn(arguments, result.warnings)
     written = write_all(result.files)
     for stale in result.stale:
         stale.unlink()
@@ -77,7 +82,7 @@ def command_check(arguments: argparse.Namespace) -> int:
     from mcp_schemagen.write import changed_files, unified_diff
 
     result = plan(root, quiet, allow_outside=arguments.allow_outside_project)
-    _report(result.warnings)
+    _warn(arguments, result.warnings)
     changed = [f for f in changed_files(result.files) if f.path.name != MANIFEST_NAME]
     if not changed and not result.stale:
         print("generated code is up to date")
@@ -93,23 +98,37 @@ def command_check(arguments: argparse.Namespace) -> int:
 
 
 def command_new(arguments: argparse.Namespace) -> int:
-    from mcp_schemagen.scaffold import scaffold
+    from mcp_schemagen.install_source import current_source
+    from mcp_schemagen.scaffold import inspector_commands, scaffold, setup_commands
 
+    source = current_source()
     target = scaffold(
-        arguments.name, Path(arguments.dir) if arguments.dir else None, arguments.revision
+        arguments.name, Path(arguments.dir) if arguments.dir else None, arguments.revision, source
     )
     shown = shlex.quote(_shown(target))
-    print(f"created {shown}\n\nnext steps:")
-    print(f"    cd {shown}")
-    print("    python -m venv .venv && .venv/bin/pip install -e '.[dev]'")
-    print("    .venv/bin/pytest                        # the example tools' tests")
-    print(f"    .venv/bin/python -m {arguments.name}      # serve over stdio")
-    print("    edit tools/*.json, then: mcp-codegen build")
+    print(f"created {shown}")
+    if arguments.quiet:
+        return EXIT_OK
+    steps = [f"cd {shown}", *setup_commands(source)]
+    steps.append("pytest                       # its tests, through the official MCP client")
+    call, page = inspector_commands(arguments.name, "greet", "name=Ada")
+    print("\nSet it up (in a fresh shell; README.md says more):")
+    print("".join(f"    {step}\n" for step in steps), end="")
+    print("\nTalk to it, with the MCP Inspector (Node.js):")
+    print(f"    {call}\n    {page}                # interactive")
+    print(
+        '\nUse it from Claude Code, Claude Desktop or Cursor: README.md, "Use it from an MCP host"'
+    )
+    print("\nChange it: edit tools/*.json, run `mcp-codegen build`, fill in the new handler in")
+    print(f"{arguments.name}/handlers.py, run `pytest`.")
     return EXIT_OK
 
 
 def command_specs_list(arguments: argparse.Namespace) -> int:
     for revision in specs.pinned_revisions():
+        if arguments.quiet:
+            print(revision.name)
+            continue
         print(f"{revision.name}  sha256={revision.sha256}  {specs.availability(revision)}")
         print(f"            upstream {revision.upstream_url}")
     return EXIT_OK
@@ -118,11 +137,26 @@ def command_specs_list(arguments: argparse.Namespace) -> int:
 def command_specs_pull(arguments: argparse.Namespace) -> int:
     names = arguments.revisions or list(specs.revision_names())
     revisions = [specs.get_revision(name) for name in names]  # every name checked first
+    failed = []
     for revision in revisions:
-        _, source = specs.fetch(revision)
+        # Each revision on its own: one that cannot be had does not stop the others.
+        try:
+            _, source = specs.fetch(revision)
+        except specs.SpecError as failure:
+            print(f"mcp-codegen: error: {failure}", file=sys.stderr)
+            failed.append(revision.name)
+            continue
+        if not arguments.quiet:
+            print(
+                f"{revision.name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}"
+            )
+    if failed:
         print(
-            f"{revision.name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}"
+            f"mcp-codegen: {len(failed)} of {len(revisions)} revision(s) not available: "
+            f"{', '.join(failed)}",
+            file=sys.stderr,
         )
+        return EXIT_INVALID
     return EXIT_OK
 
 
@@ -144,9 +178,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mcp-codegen {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # Every command takes -q: errors and results only (no progress, warnings or guidance).
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only errors and results: no progress, warnings or next steps",
+    )
 
     build = commands.add_parser(
         "build",
+        parents=[common],
         help="generate the server package of a project",
         description="Check the tool files of the project in DIR and (re)generate its package: "
         "types, validators, dispatch table, runtime, handler stubs, and protocol models when "
@@ -156,12 +199,12 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument(
         "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
     )
-    build.add_argument("-q", "--quiet", action="store_true", help="no progress messages on stderr")
     _allow_outside_argument(build)
     build.set_defaults(run=command_build)
 
     check = commands.add_parser(
         "check",
+        parents=[common],
         help="fail when generated code is stale (for pre-commit and CI)",
         description="Run the build without writing anything. Exit 0 when the generated package "
         "is current, 1 with a unified diff and the fix command when it is not, 2 on invalid input.",
@@ -174,6 +217,7 @@ def _parser() -> argparse.ArgumentParser:
 
     new = commands.add_parser(
         "new",
+        parents=[common],
         help="create a new server project",
         description="Create a project NAME that builds, tests and serves right away: "
         "pyproject.toml with the configuration and dependencies, tools/ with example tools, "
@@ -200,10 +244,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     spec_actions = spec_commands.add_subparsers(dest="action", required=True, metavar="ACTION")
     listing = spec_actions.add_parser(
-        "list", help="show pinned revisions and where each is available"
+        "list", parents=[common], help="show pinned revisions and where each is available"
     )
     listing.set_defaults(run=command_specs_list)
-    pull = spec_actions.add_parser("pull", help="download and verify revisions into the cache")
+    pull = spec_actions.add_parser(
+        "pull", parents=[common], help="download and verify revisions into the cache"
+    )
     pull.add_argument(
         "revisions", nargs="*", metavar="REV", help="revisions to fetch (default: all)"
     )

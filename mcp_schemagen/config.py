@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import keyword
 import re
 import tomllib
@@ -11,6 +12,7 @@ from typing import Any
 
 from mcp_schemagen.containment import glob_problem, inside, outside_message
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
+from mcp_schemagen.publish import known_tool_fields
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 from mcp_schemagen.specs import revision_names
 
@@ -27,6 +29,7 @@ _KNOWN_KEYS = frozenset(
         "server-version",
         "page-size",
         "protocol-models",
+        "accept-omitted",
     }
 )
 
@@ -45,6 +48,11 @@ class Config:
     # pydantic models of every protocol revision, for the user's tests and clients; opt-in,
     # since the server never imports them and they would dominate a small first build.
     protocol_models: bool = False
+    # Whether pyproject.toml lists `revisions` (else: the default ones), so messages
+    # about a revision point at the key that chose it, or at the table to add it to.
+    revisions_listed: bool = False
+    # Tool fields the project accepts older revisions' clients do without: no warning.
+    accept_omitted: tuple[str, ...] = ()
 
     @property
     def package_dir(self) -> Path:
@@ -144,6 +152,19 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
     if not isinstance(protocol_models, bool):
         bad("protocol-models", "must be true or false (generate PACKAGE.protocol, pydantic models)")
         protocol_models = False
+    accepted = section.get("accept-omitted", [])
+    fields = sorted(known_tool_fields())
+    if not (isinstance(accepted, list) and all(isinstance(f, str) for f in accepted)):
+        bad(
+            "accept-omitted",
+            f"must be a list of tool fields, like [\"title\"]: {', '.join(fields)}",
+        )
+        accepted = []
+    for field in accepted:
+        if field not in fields:
+            guess = difflib.get_close_matches(field, fields, n=1)
+            hint = f"did you mean {guess[0]!r}?" if guess else f"tool fields: {', '.join(fields)}"
+            bad("accept-omitted", f"{field!r} is not a tool field; {hint}")
 
     if problems:
         raise BuildError(problems)
@@ -158,4 +179,6 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         page_size=page_size,
         allow_outside=allow_outside,
         protocol_models=protocol_models,
+        revisions_listed="revisions" in section,
+        accept_omitted=tuple(accepted),
     )

@@ -27,11 +27,13 @@ def fresh_record(root: Path, *, allow_outside: bool = False) -> Manifest | None:
     if not outputs_match(config.package_dir, previous.outputs):
         return None
     try:
-        current = (config.package_dir / HANDLERS_MODULE).read_text(encoding="utf-8")
-    except OSError:
-        return None
-    if sha256_text(current) == previous.handlers_sha256:
-        return previous
+        # Bytes: the module's own line endings are part of what the build wrote.
+        data = (config.package_dir / HANDLERS_MODULE).read_bytes()
+        if sha256_text(data) == previous.handlers_sha256:
+            return previous
+        current = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None  # the pipeline says what is wrong
     # The user edited the module since the build: loading the merge (libcst) is needed
     # only now, to tell a body edit from a signature that must change.
     from mcp_schemagen.handlers.file import is_current, spec_from_json

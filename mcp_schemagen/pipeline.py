@@ -26,11 +26,12 @@ from mcp_schemagen.diagnostics import (
 from mcp_schemagen.fingerprint import input_digests
 from mcp_schemagen.handlers.file import handlers_file, spec_to_json
 from mcp_schemagen.handlers.signatures import handler_module_spec
-from mcp_schemagen.manifest import MANIFEST_NAME, Manifest, read_manifest
+from mcp_schemagen.manifest import HANDLERS_MODULE, MANIFEST_NAME, Manifest, read_manifest
+from mcp_schemagen.omissions import omission_warnings
 from mcp_schemagen.provenance import carries_header, sha256_text
 from mcp_schemagen.render import no_reuse, render_package
 from mcp_schemagen.tool_checks import check_tool
-from mcp_schemagen.tools import ToolSource, load_tools
+from mcp_schemagen.tools import ToolSource, load_tools, tool_label
 from mcp_schemagen.write import OutputFile
 
 Progress = Callable[[str], None]
@@ -88,6 +89,7 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
         )
     for source in sources:
         problems.extend(check_tool(source, config.revisions))
+    problems.extend(omission_warnings(sources, config.revisions, config.accept_omitted))
     problems.extend(_duplicate_names(sources))
     return sources, problems
 
@@ -116,17 +118,36 @@ def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]
     return files
 
 
+def unavailable_revisions(config: Config) -> list[Diagnostic]:
+    """One error per targeted revision whose schema cannot be had, all at once, each
+    pointing at where the project chose its revisions."""
+    problems = []
+    for revision in config.revisions:
+        try:
+            specs.load(revision)
+        except specs.SpecError as exc:
+            if config.revisions_listed:
+                where = "/tool/mcp-codegen/revisions"
+                hint = "or leave it out of `revisions` here"
+            else:
+                where = "/tool/mcp-codegen"
+                hint = (
+                    "or build without it: the default revisions are targeted because this "
+                    "table has no `revisions` key; add one listing those you need"
+                )
+            problems.append(error(str(config.pyproject), where, f"{exc} {hint.capitalize()}."))
+    return problems
+
+
 def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False) -> Plan:
     config = load_config(root, allow_outside=allow_outside)
     links = package_link_problems(config.package_dir, str(config.pyproject))
     if links:
         raise BuildError(links)
-    try:
-        sources, problems = check_sources(config)
-    except specs.SpecError as exc:
-        raise BuildError(
-            [error(str(config.pyproject), "/tool/mcp-mcp_schemagen/revisions", str(exc))]
-        ) from None
+    unavailable = unavailable_revisions(config)
+    if unavailable:
+        raise BuildError(unavailable)
+    sources, problems = check_sources(config)
     if has_errors(problems):
         raise BuildError(problems)
     progress(f"compiling {len(sources)} tools for protocol revisions {', '.join(config.revisions)}")
@@ -149,9 +170,10 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     if config.protocol_models:
         files += protocol_model_files(config, progress)
     handler_spec = handler_module_spec(config, tools)
-    handlers, merge_warnings = handlers_file(config.package_dir, handler_spec, previous)
+    shown = tool_label(config.root, config.package_dir / HANDLERS_MODULE)
+    handlers, merge_warnings = handlers_file(config.package_dir, handler_spec, shown, previous)
     warnings = [d for d in problems if d.level is Level.WARNING]
-    warnings += [warning(str(handlers.path), "", message) for message in merge_warnings]
+    warnings += [warning(shown, "", message) for message in merge_warnings]
     outputs = {
         f.path.relative_to(config.package_dir).as_posix(): sha256_text(f.text) for f in files
     }

@@ -16,11 +16,11 @@ import keyword
 import os
 import re
 import secrets
+import shlex
 import shutil
 import sys
 from collections.abc import Sequence
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Final
 
@@ -28,6 +28,7 @@ import jinja2
 
 from mcp_schemagen import DISTRIBUTION, __version__
 from mcp_schemagen.diagnostics import BuildError, error
+from mcp_schemagen.install_source import InstallSource, current_source
 from mcp_schemagen.pipeline import plan
 from mcp_schemagen.resources import data_dir
 from mcp_schemagen.write import OutputFile, write_all
@@ -51,8 +52,9 @@ HTTP_DEPENDENCIES: Final = (
     "uvloop>=0.21,<1",
     "redis>=5,<9",
 )
-# Besides mcp-codegen itself, pinned to the version that generated the package.
-DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3")
+# Besides mcp-codegen itself, pinned to the version that generated the package; pre-commit
+# runs the hook of .pre-commit-config.yaml.
+DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3", "pre-commit>=4,<5")
 
 # The protocol revisions the official Python SDK client of DEV_DEPENDENCIES negotiates
 # (checked against the installed SDK by the tests). The project's server tests drive that
@@ -62,10 +64,6 @@ DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3")
 SDK_CLIENT_REVISIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
 HOOK_ID: Final = "mcp-codegen-check"
-# Where mcp-codegen is published, for the pre-commit hook and `pip install`. The installed
-# distribution's `Repository` URL wins; this stands in until the project has one, and
-# `.invalid` guarantees it can never resolve to somebody else's code.
-DEFAULT_REPOSITORY: Final = "https://example.invalid/mcp-codegen.git"
 
 # (template under templates/scaffold, path in the project). Every template is jinja (the
 # folder holds nothing else); dotfiles are stored without their dot so that no packaging
@@ -167,27 +165,26 @@ def _distribution(name: str) -> str:
     return name.replace("_", "-")
 
 
-@cache
-def hook_repository() -> str:
-    """The URL of mcp-codegen's repository, from the installed distribution's metadata."""
-    try:
-        version = metadata.version(DISTRIBUTION)
-        urls = metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
-    except metadata.PackageNotFoundError:
-        return DEFAULT_REPOSITORY
-    return repository_url(version, urls)
+def setup_commands(source: InstallSource) -> tuple[str, ...]:
+    """The commands that set a new project up in a fresh shell, in its folder: the
+    README's "Set up" block and what `mcp-codegen new` prints are both these."""
+    return (
+        "python3 -m venv .venv",
+        ". .venv/bin/activate",
+        f"pip install {shlex.quote(source.requirement)}",
+        'pip install -e ".[dev]"',
+    )
 
 
-def repository_url(version: str, project_urls: Sequence[str]) -> str:
-    """The `Repository` (or `Source`) entry of ``project_urls`` ("label, url" each), if
-    ``version`` is ours: the PyPI name mcp-codegen belongs to another project."""
-    if version != __version__:
-        return DEFAULT_REPOSITORY
-    for entry in project_urls:
-        label, _, url = entry.partition(",")
-        if label.strip().lower() in {"repository", "source"} and url.strip():
-            return url.strip()
-    return DEFAULT_REPOSITORY
+def inspector_commands(package: str, tool: str, arguments: str) -> tuple[str, str]:
+    """Talking to a project's server with the official MCP Inspector (Node.js): one call
+    from the command line, and the interactive page."""
+    server = f".venv/bin/python -m {package}"
+    return (
+        f"npx @modelcontextprotocol/inspector --cli {server} --method tools/call "
+        f"--tool-name {tool} --tool-arg {arguments}",
+        f"npx @modelcontextprotocol/inspector {server}",
+    )
 
 
 @cache
@@ -202,8 +199,13 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def project_files(root: Path, name: str, revisions: Sequence[str] | None) -> list[OutputFile]:
-    """The files of a new project ``name`` in ``root``, before its first build."""
+def project_files(
+    root: Path, name: str, revisions: Sequence[str] | None, source: InstallSource | None = None
+) -> list[OutputFile]:
+    """The files of a new project ``name`` in ``root``, before its first build; its README
+    and hook install the generator from ``source`` (default: where the running one came
+    from)."""
+    generator = source if source is not None else current_source()
     values = {
         "package": name,
         "distribution": _distribution(name),
@@ -215,7 +217,13 @@ def project_files(root: Path, name: str, revisions: Sequence[str] | None) -> lis
         "protocol_dependencies": PROTOCOL_DEPENDENCIES,
         "http_dependencies": HTTP_DEPENDENCIES,
         "dev_dependencies": DEV_DEPENDENCIES,
-        "hook_repository": hook_repository(),
+        # The same generator, installed the way this one was: a shell word for the README,
+        # a YAML (JSON) string for the hook.
+        "setup_commands": setup_commands(generator),
+        "inspector_commands": inspector_commands(name, "greet", "name=Ada"),
+        "generator_requirement_yaml": json.dumps(generator.requirement),
+        "generator_origin": generator.origin,
+        "generator_repository": generator.repository or "<URL of the mcp-codegen repository>",
         "hook_rev": f"v{__version__}",
         "hook_id": HOOK_ID,
     }
@@ -239,14 +247,19 @@ def _check_target(target: Path) -> None:
         raise BuildError([error(str(target), "", message)])
 
 
-def scaffold(name: str, directory: Path | None, revisions: Sequence[str] | None) -> Path:
+def scaffold(
+    name: str,
+    directory: Path | None,
+    revisions: Sequence[str] | None,
+    source: InstallSource | None = None,
+) -> Path:
     """Create the project ``name`` in ``directory`` (default ./NAME), built and ready."""
     check_name(name)
     target = directory if directory is not None else Path(name)
     _check_target(target)
     staging = _staging_folder(target, name)
     try:
-        write_all(project_files(staging, name, revisions))
+        write_all(project_files(staging, name, revisions, source))
         write_all(plan(staging).files)
         _move_into_place(staging, target)
     finally:

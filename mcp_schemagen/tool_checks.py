@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema_rs
 
 from mcp_schemagen import specs
-from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.header_checks import check_mcp_headers
 from mcp_schemagen.publish import all_published, known_tool_fields
 from mcp_schemagen.schema_checks import check_schema, generator_instruction_warnings
@@ -90,9 +90,9 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
 
 
 def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
-    """Each revision's clients receive a definition valid for that revision; what older
-    clients lose is one warning per field, naming the revisions."""
-    forms, omissions = all_published(source.definition, revisions)
+    """Each revision's clients receive a definition valid for that revision (what older
+    clients lose is reported by mcp_schemagen.omissions, for all tools at once)."""
+    forms, _ = all_published(source.definition, revisions)
     problems: list[Diagnostic] = []
     reported: set[tuple[str, str]] = set()
     newest = revisions[-1]
@@ -111,21 +111,6 @@ def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> l
             problems.append(
                 error(source.file, where, f"not a valid {revision} Tool{scope}: {best.message}")
             )
-    lost: dict[tuple[str, str], list[str]] = {}
-    for omission in omissions:
-        if omission.field in known_tool_fields():  # an unknown field is an error of its own
-            lost.setdefault((omission.field, omission.consequence), []).append(omission.revision)
-    for (field, consequence), names in lost.items():
-        subject = (
-            f"protocol revision {names[0]} does not define this; its clients"
-            if len(names) == 1
-            else f"protocol revisions {', '.join(names)} do not define this; their clients"
-        )
-        problems.append(
-            warning(
-                source.file, pointer_join(source.pointer, field), f"{subject} receive {consequence}"
-            )
-        )
     return sorted(set(problems))
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,12 +20,33 @@ class OutputFile:
 
 def _staged(path: Path, data: bytes, staged: list[str]) -> None:
     """Write ``data`` to a temporary file beside ``path``, recorded in ``staged`` as soon as
-    it exists, so a failure part-way can always remove it."""
+    it exists, so a failure part-way can always remove it.
+
+    Modes: a new file gets what any new file gets under the umask (``os.open`` with 0o666
+    applies it; mkstemp would force 0600), and a rewritten file keeps the mode its owner
+    gave it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        kept: int | None = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        kept = None
+    fd, temporary = _new_temporary(path)
     staged.append(temporary)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
+    if kept is not None:
+        os.chmod(temporary, kept)
+
+
+def _new_temporary(path: Path) -> tuple[int, str]:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        temporary = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary file name beside {path}")
 
 
 def _replace_all(targets: Sequence[Path], data: Sequence[bytes]) -> None:
@@ -47,8 +69,11 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def _current(path: Path) -> str | None:
+    # Bytes decoded as they are: read_text would turn CRLF into LF and call a CRLF file
+    # different from the same CRLF text, and a file that is not UTF-8 differs from any
+    # text we write rather than stopping the build here.
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8", errors="replace")
     except FileNotFoundError:
         return None
 

@@ -18,48 +18,66 @@ EXIT_CONFLICT = 3
 
 
 def handlers_file(
-    package_dir: Path, spec: HandlerModuleSpec, previous: Manifest | None = None
+    package_dir: Path, spec: HandlerModuleSpec, shown: str, previous: Manifest | None = None
 ) -> tuple[OutputFile, list[str]]:
     """The handler module as this build leaves it, and the merge's warnings; a
     ``BuildError`` (exit 3) when it cannot be updated without touching user code.
+    ``shown`` names the module in diagnostics (relative to the project, like tool files).
 
+    The merge works on LF text; a module written with CRLF line endings gets them back.
     When the previous build wanted the same of the module and left it as it is now, the
     merge would change nothing: the module and that build's warnings are reused."""
     path = package_dir / HANDLERS_MODULE
     try:
-        existing = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return OutputFile(path, render_new(spec)), []
+
+    def conflict(message: str) -> BuildError:
+        return BuildError(
+            [error(shown, "", f"cannot update the handler module: {message}; nothing was written")],
+            exit_code=EXIT_CONFLICT,
+        )
+
+    try:
+        existing = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise conflict(
+            f"it is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}). "
+            "Python source is UTF-8: convert it (e.g. `iconv -f latin1 -t utf-8`) and build again"
+        ) from None
     if (
         previous is not None
         and previous.handlers == spec_to_json(spec)
         and previous.handlers_sha256 == sha256_text(existing)
     ):
         return OutputFile(path, existing), list(previous.handler_warnings)
-    from mcp_schemagen.handlers import merge
+    # libcst is loaded only when a merge is needed.
+    from mcp_schemagen.handlers.merge import merge
 
+    lf = existing.replace("\r\n", "\n")
     try:
-        result = merge(existing, spec)
-    except MergeConflict as conflict:
-        raise BuildError(
-            [
-                error(
-                    str(path),
-                    "",
-                    f"cannot update the handler module: {conflict}; nothing was written",
-                )
-            ],
-            exit_code=EXIT_CONFLICT,
-        ) from None
-    return OutputFile(path, result.text), result.warnings
+        result = merge(lf, spec)
+    except MergeConflict as failure:
+        raise conflict(str(failure)) from None
+    if result.text == lf:
+        return OutputFile(path, existing), result.warnings  # byte for byte, endings and all
+    return OutputFile(path, result.text.replace("\n", line_ending(existing))), result.warnings
+
+
+def line_ending(text: str) -> str:
+    """The line ending most of ``text``'s lines use: CRLF or LF."""
+    crlf = text.count("\r\n")
+    return "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
 
 
 def is_current(text: str, spec: HandlerModuleSpec) -> bool:
     """Whether a merge would leave ``text`` as it is (the user edited only bodies)."""
-    from mcp_schemagen.handlers import merge
+    from mcp_schemagen.handlers.merge import merge
 
+    lf = text.replace("\r\n", "\n")
     try:
-        return merge(text, spec).text == text
+        return merge(lf, spec).text == lf
     except MergeConflict:
         return False
 

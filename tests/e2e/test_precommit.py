@@ -1,10 +1,12 @@
 """The `mcp-codegen-check` hook, run by the real pre-commit tool in a git repository of a
-scaffolded project.
+scaffolded project: the scaffold's local hook as written, with real `git commit`s, and
+the hook this repository offers (the remote form) through `pre-commit try-repo`.
 
-pre-commit installs the hook's repository into an environment of its own. That repository
-is a throwaway git copy of this working tree (tracked and untracked files alike, so the
-test sees the code as it is on disk, committed or not); PRE_COMMIT_HOME is private to the
-module, so the environment is built once (about 20 s) and shared by every call.
+pre-commit installs each hook into an environment of its own: the local hook's from this
+checkout (where the running mcp-codegen came from), the offered hook's from a throwaway
+git copy of this working tree (tracked and untracked files alike, so the test sees the
+code as it is on disk, committed or not). PRE_COMMIT_HOME is private to the module, so
+each environment is built once (about 20 s) and shared by every call.
 """
 
 from __future__ import annotations
@@ -139,17 +141,14 @@ def test_try_repo_passes_fails_after_a_tool_edit_and_passes_after_build(
     assert "Passed" in output
 
 
-def test_the_scaffolded_config_guards_commits(
-    project: Path, hook_repo: Path, environment: dict[str, str]
+def test_the_scaffolded_config_guards_commits_as_written(
+    project: Path, environment: dict[str, str]
 ) -> None:
-    # The scaffold's own .pre-commit-config.yaml, pointed at the copy of this tree (the
-    # published repository and tag stand there in a real project).
-    config_path = project / ".pre-commit-config.yaml"
-    config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
-    config["repos"][0]["repo"] = str(hook_repo)
-    config["repos"][0]["rev"] = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
-    config_path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    _git("commit", "-q", "-am", "use the hook from the working tree", cwd=project)
+    # The scaffold's own .pre-commit-config.yaml, unchanged: a local hook whose
+    # environment pre-commit installs from where this mcp-codegen came from (here, this
+    # checkout), so the first real `git commit` works before anything is published.
+    config = yaml.safe_load((project / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    assert config["repos"][0]["repo"] == "local"
     code, output = _pre_commit("install", cwd=project, env=environment)
     assert code == 0, output
 
@@ -177,7 +176,7 @@ def test_the_scaffolded_config_guards_commits(
         )
 
     (project / "README.md").write_text("# hooked\n", encoding="utf-8")
-    done = commit("a file the hook does not watch")
+    done = commit("a file the hook does not watch")  # pre-commit makes the hook's env now
     assert done.returncode == 0, done.stdout + done.stderr
     assert "(no files to check)Skipped" in done.stdout + done.stderr
 

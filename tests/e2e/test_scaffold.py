@@ -1,8 +1,10 @@
 """`mcp-codegen new`: names refused, folders respected, and a project that is complete.
 
-The last test is the slow one (about 30 s): it installs a scaffolded project into a fresh
-virtual environment (no system site-packages, so a dependency the project forgets to
-declare fails), serves it to the official MCP client, and runs the project's own tests.
+The last two tests are the slow ones: one installs a scaffolded project with only its
+run-time dependencies into a fresh virtual environment (no system site-packages, so a
+dependency the project forgets to declare fails) and serves it to the official MCP client
+(about 30 s); the other builds a wheel of mcp-codegen, scaffolds a project with it and
+follows that project's README set-up as written, then runs its tests (about 3 min).
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ from mcp_schemagen import DISTRIBUTION, __version__, scaffold, specs
 from mcp_schemagen.diagnostics import BuildError
 from mcp_schemagen.freshness import is_fresh
 from mcp_schemagen.handlers.file import spec_from_json
+from mcp_schemagen.install_source import current_source
 from mcp_schemagen.manifest import read_manifest
 from mcp_schemagen.pipeline import plan
 from mcp_schemagen.protocol_models import render_protocol_module
 from tests.support.paths import REPO
 from tests.support.projects import run_cli
+from tests.support.shell import markdown_block, run_in_fresh_shell
 
 NAME = "demo_server"
 EXPECTED_FILES = {
@@ -173,7 +177,7 @@ def test_fills_an_existing_empty_folder_in_place(
     # One revision: this test is about the folder, not the build.
     code, out, err = run_cli("new", NAME, "--dir", argument, "--revision", "2026-07-28")
     assert code == 0, err
-    assert out.startswith(f"created {os.path.relpath(target)}\n\nnext steps:\n")
+    assert out.startswith(f"created {os.path.relpath(target)}\n\nSet it up")
     assert target.stat().st_ino == inode, "a shell inside the folder keeps a valid cwd"
     assert _listing(target) >= EXPECTED_FILES
     assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]
@@ -285,7 +289,11 @@ def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Pa
     package = project / NAME
     serving = [p for p in package.rglob("*.py") if "protocol" not in p.relative_to(package).parts]
     imported = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
-    runtime = imported - HTTP_ONLY
+    # Streamable HTTP (uvicorn, and redis for a shared store) is imported only by
+    # `--http`, from the http extra.
+    http = _names(meta["optional-dependencies"]["http"])
+    assert http == {"uvicorn", "redis"} <= imported
+    runtime = imported - http
     assert runtime == _names(meta["dependencies"])
     assert runtime == {"jsonschema-rs", "orjson", "typing-extensions"}
     assert imported & HTTP_ONLY <= _names(meta["optional-dependencies"]["http"])
@@ -316,14 +324,19 @@ def test_runtime_bounds_follow_mcp_codegen_itself() -> None:
             assert by_name[name] == requirement
 
 
-def test_pre_commit_config_uses_the_hook_on_the_right_files(project: Path) -> None:
-    config = yaml.safe_load((project / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+def test_pre_commit_config_is_a_local_hook_on_the_right_files(project: Path) -> None:
+    text = (project / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    config = yaml.safe_load(text)
     offered = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     (repo,) = config["repos"]
-    assert repo["repo"] == scaffold.hook_repository()
-    assert repo["rev"] == f"v{__version__}"
+    assert repo["repo"] == "local", "works before mcp-codegen is published anywhere"
     (hook,) = repo["hooks"]
     assert hook["id"] == scaffold.HOOK_ID == offered[0]["id"]
+    assert (hook["entry"], hook["language"]) == ("mcp-codegen check", "python")
+    assert hook["additional_dependencies"] == [current_source().requirement]
+    assert hook["pass_filenames"] is False
+    # The remote form, documented for when the generator is published with tags.
+    assert f"#     rev: v{__version__}\n#     hooks:\n#       - id: {scaffold.HOOK_ID}" in text
     files = re.compile(hook["files"])
     for path in (
         "pyproject.toml",
@@ -336,6 +349,47 @@ def test_pre_commit_config_uses_the_hook_on_the_right_files(project: Path) -> No
         assert files.search(path), path
     for path in ("README.md", "tests/test_server.py", "docs/tools/a.json"):
         assert not files.search(path), path
+
+
+def test_black_and_ruff_leave_generated_files_alone_and_find_nothing(
+    tmp_path: Path,
+) -> None:
+    root = scaffold.scaffold(NAME, tmp_path / "p", ["2026-07-28"])
+    tools = Path(sys.executable).parent
+    # The project's own configuration (no --isolated): what `black .` and `ruff check .`
+    # do in it. Caches outside the project, so the listing below stays the project's.
+    env = {
+        **os.environ,
+        "RUFF_CACHE_DIR": str(tmp_path / "ruff"),
+        "BLACK_CACHE_DIR": str(tmp_path / "black"),
+    }
+    _run(tools / "ruff", "check", ".", cwd=root, env=env)
+    _run(tools / "black", "--check", ".", cwd=root, env=env)
+    listed = _run(tools / "ruff", "check", "--show-files", ".", cwd=root, env=env)
+    linted = {Path(line).relative_to(root).as_posix() for line in listed.split()}
+    assert {f for f in linted if f.startswith(f"{NAME}/")} == {f"{NAME}/handlers.py"}
+    assert "tests/test_server.py" in linted
+    # Files named on the command line too (as pre-commit hooks pass them).
+    generated = sorted(
+        p.relative_to(root).as_posix()
+        for p in (root / NAME).rglob("*.py")
+        if p.name != "handlers.py" and "__pycache__" not in p.parts
+    )
+    assert f"{NAME}/_dispatch.py" in generated and f"{NAME}/types.py" in generated
+    _run(tools / "ruff", "check", *generated, cwd=root, env=env)
+    verbose = subprocess.run(
+        [tools / "black", "--check", "-v", *generated],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert verbose.returncode == 0, verbose.stderr
+    assert "No Python files are present to be formatted" in verbose.stderr
+    _run(tools / "black", ".", cwd=root, env=env)
+    _run(tools / "ruff", "check", "--fix", ".", cwd=root, env=env)
+    assert run_cli("check", str(root))[:2] == (0, "generated code is up to date\n")
 
 
 def test_readme_says_how_to_run_test_regenerate_and_add_a_tool(project: Path) -> None:
@@ -396,22 +450,17 @@ def test_server_tests_use_the_sdk_client_for_the_revisions_it_negotiates() -> No
     assert scaffold.SDK_CLIENT_REVISIONS == KNOWN_PROTOCOL_VERSIONS
 
 
-def test_hook_repository_comes_from_our_own_metadata_only() -> None:
-    url = "https://git.example/mcp-codegen"
-    default = scaffold.DEFAULT_REPOSITORY
-    assert scaffold.repository_url(__version__, [f"Repository, {url}"]) == url
-    assert scaffold.repository_url(__version__, [f"Source,{url}"]) == url
-    assert scaffold.repository_url(__version__, ["Documentation, https://docs.example"]) == default
-    assert scaffold.repository_url("1.0.3", [f"Repository, {url}"]) == default  # not ours
-    assert "://" in scaffold.hook_repository()
-
-
 # --------------------------------------------------------------------------- fresh venv
 
 
-def _run(*argv: str | Path, cwd: Path | None = None, timeout: float = 120) -> str:
+def _run(
+    *argv: str | Path,
+    cwd: Path | None = None,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
+) -> str:
     done = subprocess.run(
-        [str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=timeout
+        [str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env
     )
     assert done.returncode == 0, f"{argv}\n{done.stdout}\n{done.stderr}"
     return done.stdout
@@ -448,8 +497,9 @@ def test_installs_in_a_fresh_venv_serves_the_official_client_and_passes_its_test
 ) -> None:
     document = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     pip = (sys.executable, "-m", "pip", "--python", fresh_venv, "install", "--quiet", "--no-input")
-    # The project itself without resolving its extras (the generator is not on an index),
-    # then exactly the run-time dependencies it declares.
+    # The project itself without its extras, then exactly the run-time dependencies it
+    # declares: what a host needs to serve it. (Its README's full set-up, generator and
+    # dev extra included, is followed as written by the tests below and in test_readme.)
     _run(*pip, "--no-deps", project, timeout=180)
     _run(*pip, *document["dependencies"], timeout=180)
 
@@ -475,7 +525,42 @@ def test_installs_in_a_fresh_venv_serves_the_official_client_and_passes_its_test
     probe = subprocess.run([fresh_venv, "-c", "import pydantic"], capture_output=True)
     assert probe.returncode != 0
 
-    dev = [r for r in document["optional-dependencies"]["dev"] if not r.startswith(DISTRIBUTION)]
-    _run(*pip, *dev, timeout=180)
-    out = _run(fresh_venv, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project)
-    assert "10 passed" in out
+
+def test_from_a_wheel_a_new_project_installs_by_its_readme_and_passes_its_tests(
+    tmp_path: Path,
+) -> None:
+    # The generator as a user gets it from a wheel: built from this checkout, installed
+    # into an environment of its own, and only then asked for a project.
+    dist = tmp_path / "dist"
+    _run(
+        sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", dist, REPO, timeout=600
+    )
+    (wheel,) = dist.glob("*.whl")
+    generator = tmp_path / "generator-env"
+    _run(sys.executable, "-m", "venv", "--without-pip", generator)
+    python = generator / "bin" / "python"
+    _run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", wheel, timeout=900)
+    out = _run(
+        generator / "bin" / "mcp-codegen", "new", NAME, "--revision", "2026-07-28", cwd=tmp_path
+    )
+    requirement = f"{DISTRIBUTION} @ {wheel.as_uri()}"
+    assert f"pip install '{requirement}'" in out
+    project = tmp_path / NAME
+
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    setup = markdown_block(readme, "## Set up", "sh")
+    assert f"pip install '{requirement}'" in setup
+    hook = yaml.safe_load((project / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    assert hook["repos"][0]["hooks"][0]["additional_dependencies"] == [requirement]
+    # The README's set-up, as written, then its tests and a check by the generator it got.
+    script = setup + "pytest -p no:cacheprovider\nmcp-codegen check\n"
+    done = run_in_fresh_shell(script, project, tmp_path)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-6000:]
+    assert " 10 passed" in done.stdout
+    assert done.stdout.endswith("generated code is up to date\n")
+    origin = _run(
+        project / ".venv" / "bin" / "python",
+        "-c",
+        "from mcp_schemagen.install_source import current_source; print(current_source().origin)",
+    )
+    assert origin.strip() == f"the wheel {wheel}"

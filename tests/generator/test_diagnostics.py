@@ -6,11 +6,13 @@ to fix it; any error means exit 2 and nothing written.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mcp_schemagen import specs
 from tests.support.projects import run_cli, tool, write_project
 
 
@@ -216,17 +218,92 @@ def test_warning_names_the_older_revisions_and_what_their_clients_get(
     code, _, err = run_cli("build", ".")
     assert code == 0
     warnings = [line for line in err.splitlines() if ": warning: " in line]
+    silence = '; to silence: accept-omitted = ["{}"] in [tool.mcp-codegen]'
     assert warnings == [
         "tools/t.json#/icons: warning: protocol revision 2025-03-26 does not define this; its "
-        "clients receive the tool without icons",
+        "clients receive the tool without icons" + silence.format("icons"),
         "tools/t.json#/outputSchema: warning: protocol revision 2025-03-26 does not define this; "
-        "its clients receive the tool without outputSchema; structured results reach them as text only",
+        "its clients receive the tool without outputSchema; structured results reach them as text only"
+        + silence.format("outputSchema"),
         "tools/t.json#/outputSchema: warning: protocol revision 2025-11-25 does not define this; "
         "its clients receive the tool without outputSchema, because this revision requires an "
-        "object at its root; structured results reach them as text only",
+        "object at its root; structured results reach them as text only"
+        + silence.format("outputSchema"),
         "tools/t.json#/title: warning: protocol revision 2025-03-26 does not define this; its "
-        "clients receive the tool without title (clients show the name)",
+        "clients receive the tool without title (clients show the name)" + silence.format("title"),
     ]
+
+
+def _titled(name: str) -> dict[str, Any]:
+    return tool(name, title=f"The {name} tool")
+
+
+def test_omission_warnings_are_one_line_per_field_and_revisions_with_a_count(
+    tmp_path: Path,
+) -> None:
+    tools = {f"t{i}.json": _titled(f"t{i}") for i in range(5)}
+    tools["list.json"] = {"tools": [_titled("a"), _titled("b")]}
+    root = write_project(tmp_path / "p", tools, revisions=("2025-03-26", "2026-07-28"))
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    warnings = [line for line in err.splitlines() if ": warning: " in line]
+    assert warnings == [
+        "tools/list.json#/tools/0/title: warning: protocol revision 2025-03-26 does not define "
+        "this; its clients receive the tool without title (clients show the name) (so do 6 "
+        "other tools, e.g. tools/list.json#/tools/1/title); to silence: "
+        'accept-omitted = ["title"] in [tool.mcp-codegen]'
+    ]
+    (root / "server" / "_manifest.json").unlink()  # no fast path: the pipeline runs
+    code, _, err = run_cli("check", str(root))
+    assert code == 0
+    assert [line for line in err.splitlines() if ": warning: " in line] == warnings
+
+
+def test_accept_omitted_silences_the_fields_named(tmp_path: Path) -> None:
+    definition = tool(title="T", outputSchema={"type": "object"})
+    root = write_project(
+        tmp_path / "p",
+        {"t.json": definition},
+        revisions=("2025-03-26", "2026-07-28"),
+        extra='accept-omitted = ["title"]\n',
+    )
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    warnings = [line for line in err.splitlines() if ": warning: " in line]
+    assert [w.split(":")[0] for w in warnings] == ["tools/t.json#/outputSchema"]
+
+
+def test_accept_omitted_names_only_tool_fields(tmp_path: Path) -> None:
+    root = write_project(
+        tmp_path / "p", {"t.json": tool()}, extra='accept-omitted = ["outputSchme"]\n'
+    )
+    code, _, err = run_cli("build", str(root))
+    assert code == 2
+    assert (
+        f"{root / 'pyproject.toml'}#/tool/mcp-codegen/accept-omitted: error: 'outputSchme' is "
+        "not a tool field; did you mean 'outputSchema'?"
+    ) in err
+
+
+def test_quiet_silences_warnings_and_progress_on_every_command(tmp_path: Path) -> None:
+    definition = tool(title="T")
+    root = write_project(tmp_path / "p", {"t.json": definition}, revisions=("2025-03-26",))
+    code, out, err = run_cli("build", "-q", str(root))
+    assert (code, err) == (0, "")
+    assert out.startswith("wrote ")
+    (root / "server" / "_manifest.json").unlink()  # no fast path: the pipeline runs
+    code, out, err = run_cli("check", "--quiet", str(root))
+    assert (code, err) == (0, "")
+    code, out, err = run_cli("check", str(root))
+    assert code == 0 and ": warning: " in err
+    code, out, err = run_cli("specs", "list", "-q")
+    assert (code, err) == (0, "")
+    assert out.split() == list(specs.revision_names())
+    target = tmp_path / "new"
+    code, out, err = run_cli(
+        "new", "quiet_server", "--dir", str(target), "-q", "--revision", "2026-07-28"
+    )
+    assert (code, out, err) == (0, f"created {os.path.relpath(target)}\n", "")
 
 
 def test_warnings_say_what_2024_10_07_clients_lose(
@@ -246,18 +323,21 @@ def test_warnings_say_what_2024_10_07_clients_lose(
     warnings = [line for line in err.splitlines() if ": warning: " in line]
     # Its result is a bare toolResult: a structured result reaches its clients as the value
     # itself, where 2024-11-05 clients get text.
+    silence = '; to silence: accept-omitted = ["{}"] in [tool.mcp-codegen]'
     assert warnings == [
         "tools/t.json#/annotations: warning: protocol revisions 2024-10-07, 2024-11-05 do not "
         "define this; their clients receive the tool without annotations (no "
-        "read-only/destructive hints)",
+        "read-only/destructive hints)" + silence.format("annotations"),
         "tools/t.json#/outputSchema: warning: protocol revision 2024-10-07 does not define this; "
         "its clients receive the tool without outputSchema; structured results reach them as "
-        "the toolResult value itself, with no schema to check it against",
+        "the toolResult value itself, with no schema to check it against"
+        + silence.format("outputSchema"),
         "tools/t.json#/outputSchema: warning: protocol revision 2024-11-05 does not define this; "
         "its clients receive the tool without outputSchema; structured results reach them as "
-        "text only",
+        "text only" + silence.format("outputSchema"),
         "tools/t.json#/title: warning: protocol revisions 2024-10-07, 2024-11-05 do not define "
-        "this; their clients receive the tool without title (clients show the name)",
+        "this; their clients receive the tool without title (clients show the name)"
+        + silence.format("title"),
     ]
 
 

@@ -517,7 +517,8 @@ def test_hostile_case_builds_safe_code_or_fails_with_a_diagnostic(
     before = _snapshot(where.outside)
 
     built = subprocess.run(
-        [sys.executable, "-m", "mcp_schemagen.cli", "build", "-q", str(where.project)],
+        # Not -q: a case may look for a warning, and -q keeps only errors.
+        [sys.executable, "-m", "mcp_schemagen.cli", "build", str(where.project)],
         cwd=workdir,
         capture_output=True,
         timeout=LIMIT,

@@ -23,8 +23,10 @@ from typing import Any
 import pytest
 
 from mcp_schemagen import specs
+from mcp_schemagen.cli import main
 from mcp_schemagen.specs import Patch, SpecError
 from tests.support.paths import SHARED_SPECS, needs_shared
+from tests.support.projects import FAST_REVISIONS, run_cli, tool, write_project
 
 pytestmark = needs_shared
 
@@ -244,6 +246,57 @@ def _at(document: Any, pointer: str) -> Any:
         part = part.replace("~1", "/").replace("~0", "~")
         node = node[int(part)] if isinstance(node, list) else node[part]
     return node
+
+
+# --- unavailable revisions ------------------------------------------------------------
+
+
+def _remove(mirror: Mirror, *revisions: str) -> None:
+    for revision in revisions:
+        mirror.file(revision).unlink()
+
+
+@pytest.mark.parametrize("listed", [True, False], ids=["revisions listed", "default revisions"])
+def test_a_build_reports_every_unavailable_revision_at_the_key_that_chose_it(
+    mirror: Mirror, tmp_path: Path, listed: bool
+) -> None:
+    missing = ("2025-03-26", "2025-11-25")
+    _remove(mirror, *missing)
+    revisions = specs.revision_names() if listed else FAST_REVISIONS
+    root = write_project(tmp_path / "p", {"echo.json": tool()}, revisions=revisions)
+    if not listed:
+        settings = (root / "pyproject.toml").read_text(encoding="utf-8")
+        lines = [line for line in settings.splitlines() if not line.startswith("revisions")]
+        (root / "pyproject.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 2
+    errors = [line for line in err.splitlines() if ": error: " in line]
+    assert len(errors) == len(missing)
+    pointer = "/tool/mcp-codegen/revisions" if listed else "/tool/mcp-codegen"
+    for line, revision in zip(errors, missing, strict=True):
+        assert line.startswith(f"{root / 'pyproject.toml'}#{pointer}: error: protocol revision ")
+        assert f"{revision} is not available" in line
+        assert f"mcp-codegen specs pull {revision}" in line
+    if not listed:
+        assert "has no `revisions` key; add one" in err
+    assert not (root / "server").exists()
+
+
+def test_specs_pull_goes_on_past_a_failure_and_reports_all(
+    mirror: Mirror, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _remove(mirror, "2024-11-05", "2025-11-25")
+    code = main(["specs", "pull"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    fetched = [n for n in specs.revision_names() if n not in ("2024-11-05", "2025-11-25")]
+    assert [line.split(":")[0] for line in out.splitlines()] == fetched
+    for name in fetched:
+        assert specs.cached_path(specs.get_revision(name)).is_file()
+    assert "protocol revision 2024-11-05 is not available" in err
+    assert "protocol revision 2025-11-25 is not available" in err
+    total = len(specs.revision_names())
+    assert err.endswith(f"2 of {total} revision(s) not available: 2024-11-05, 2025-11-25\n")
 
 
 @needs_shared
