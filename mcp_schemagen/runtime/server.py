@@ -43,7 +43,9 @@ from .protocol import (
 )
 from .registry import ToolEntry
 from .session import Send, Session
+from .shorten import shorten
 from .toolcall import Tool
+from .workers import from_any_thread, run_in_worker
 
 Reply = bytes | None | Awaitable[bytes | None]
 
@@ -123,8 +125,9 @@ class Server:
     # ----------------------------------------------------------------- entry points
 
     def session(self, send: Send | None = None) -> Session:
-        """A new connection; ``send`` delivers notifications (log, progress) to it."""
-        return Session(send)
+        """A new connection; ``send`` delivers notifications (log, progress) to it, always
+        on the event loop's thread (a sync handler's sends come from a worker thread)."""
+        return Session(None if send is None else from_any_thread(send))
 
     async def handle_message(
         self, raw: bytes | bytearray | memoryview | str, session: Session | None = None
@@ -237,7 +240,7 @@ class Server:
         self, request_id: RequestId, method: str, params: dict[str, Any], session: Session
     ) -> Reply:
         if method not in self._methods:
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {shorten(method)}")
         if method == "initialize":
             return jsonrpc.result(request_id, self._initialize(params, session))
         meta = params.get("_meta")
@@ -267,7 +270,8 @@ class Server:
             raise RpcError(INVALID_PARAMS, self._no_revision_message())
         if method not in revision.methods:
             raise RpcError(
-                METHOD_NOT_FOUND, f"Method not found in protocol revision {revision.name}: {method}"
+                METHOD_NOT_FOUND,
+                f"Method not found in protocol revision {revision.name}: {shorten(method)}",
             )
         if method == "tools/call":
             return self._call(request_id, params, meta, revision, log_rank, session)
@@ -301,7 +305,7 @@ class Server:
         return RpcError(
             UNSUPPORTED_PROTOCOL_VERSION,
             "Unsupported protocol version",
-            {"requested": requested, "supported": self.supported},
+            {"requested": shorten(requested), "supported": self.supported},
         )
 
     def _initialize(self, params: dict[str, Any], session: Session) -> dict[str, Any]:
@@ -310,6 +314,8 @@ class Server:
             raise RpcError(INVALID_PARAMS, "initialize needs protocolVersion, a string")
         if not self._legacy:
             raise self._unsupported(requested)
+        if session.revision is not None:
+            raise _already_initialized(session.revision)
         revision = self._by_name.get(requested)
         if revision is None or revision.stateless:
             revision = self._legacy[-1]  # the newest revision this server negotiates
@@ -386,7 +392,7 @@ class Server:
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's name")
         tool = self.tools.get(name)
         if tool is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+            raise RpcError(INVALID_PARAMS, f"Unknown tool: {shorten(name)}")
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -406,20 +412,32 @@ class Server:
         # async handler sees it for its whole run.
         entered = enter(context)
         try:
+            if tool.in_worker:  # a sync handler may block: never on the event loop
+                running = run_in_worker(tool.handler, kwargs)
+                return self._start(tool, running, request_id, revision, session)
             value = tool.handler(**kwargs)
-            if tool.is_async or (type(value) not in _PLAIN and hasattr(value, "__await__")):
-                task = asyncio.ensure_future(
-                    self._complete(tool, value, request_id, revision, session)
-                )
-                session.track(request_id, task)
-                if hasattr(value, "close"):  # cancelled before it ran: close it quietly
-                    task.add_done_callback(lambda _: value.close())
-                return task
+            if tool.is_async or _awaitable(value):
+                return self._start(tool, value, request_id, revision, session)
         except Exception as exc:
             value = tool.failure(exc)
         finally:
             leave(entered)
         return self._respond(tool, value, request_id, revision)
+
+    def _start(
+        self,
+        tool: Tool,
+        running: Awaitable[Any],
+        request_id: RequestId,
+        revision: Revision,
+        session: Session,
+    ) -> asyncio.Task[bytes]:
+        task = asyncio.ensure_future(self._complete(tool, running, request_id, revision, session))
+        session.track(request_id, task)
+        close = getattr(running, "close", None)
+        if close is not None:  # a coroutine cancelled before it ran: close it quietly
+            task.add_done_callback(lambda _: close())
+        return task
 
     async def _complete(
         self,
@@ -429,21 +447,52 @@ class Server:
         revision: Revision,
         session: Session,
     ) -> bytes:
+        task = asyncio.current_task()
         try:
             value = await running
+            if _awaitable(value):  # a sync handler (in a worker) returned a coroutine
+                value = await value
+        except asyncio.CancelledError as exc:
+            if task is None or task.cancelling():
+                raise  # cancelled by the client (or at shutdown): no response is sent
+            value = tool.failure(exc)  # the handler's own CancelledError is a failure
         except Exception as exc:
             value = tool.failure(exc)
         finally:
-            session.forget(request_id, asyncio.current_task())
+            session.forget(request_id, task)
         return self._respond(tool, value, request_id, revision)
 
     def _respond(self, tool: Tool, value: Any, request_id: RequestId, revision: Revision) -> bytes:
+        """The response to a finished call; never raises, so every call gets one reply."""
         try:
             return jsonrpc.result(
                 request_id, revision.stamp(tool.result(value, revision), self._stamp)
             )
         except RpcError as failure:
             return jsonrpc.error(request_id, failure)
+        except Exception as exc:  # orjson refused it: an object, an integer beyond 64 bits
+            print(f"tool {tool.name!r} returned a result that cannot be sent:", file=sys.stderr)
+            traceback.print_exception(exc, file=sys.stderr)
+            unsendable = RpcError(
+                INTERNAL_ERROR,
+                f"Tool {tool.name} returned a result that is not JSON data: {shorten(str(exc))}",
+            )
+            return jsonrpc.error(request_id, unsendable)
+
+
+def _awaitable(value: Any) -> bool:
+    return type(value) not in _PLAIN and hasattr(value, "__await__")
+
+
+def _already_initialized(revision: Revision) -> RpcError:
+    # The lifecycle makes initialization the first interaction, once: a second one must not
+    # change the revision under requests already answered in the first.
+    return RpcError(
+        INVALID_REQUEST,
+        f"Invalid Request: the connection is already initialized (protocol revision"
+        f" {revision.name}); initialize is accepted once per connection, open a new"
+        " connection to negotiate again",
+    )
 
 
 def _log_rank(level: Any) -> int:
@@ -452,7 +501,10 @@ def _log_rank(level: Any) -> int:
         return -1
     rank = LOG_RANK.get(level) if type(level) is str else None
     if rank is None:
-        raise RpcError(INVALID_PARAMS, f"Invalid log level {level!r}; one of {', '.join(LOG_RANK)}")
+        raise RpcError(
+            INVALID_PARAMS,
+            f"Invalid log level {shorten(repr(level))}; one of {', '.join(LOG_RANK)}",
+        )
     return rank
 
 

@@ -4,8 +4,9 @@ One asyncio loop. Messages are handled in the order they arrive, straight from t
 read callback; only async handlers become tasks, so a slow tool never holds up the
 next message and ``notifications/cancelled`` can cancel it. Replies produced while one
 chunk of input is processed leave in one write. Anything the process prints to
-standard output (a stray ``print`` in a handler) goes to stderr instead of corrupting
-the stream.
+standard output (a stray ``print`` in a handler, or at the top of handlers.py) goes to
+stderr instead of corrupting the stream: ``claim_stdout`` runs before user code is
+imported.
 """
 
 from __future__ import annotations
@@ -25,16 +26,27 @@ from .session import Session
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 SHUTDOWN_GRACE_SECONDS = 10.0
 
+_wire: int | None = None  # the protocol stream's descriptor, once claimed
+
 
 def run_stdio(server: Server) -> None:
     """Serve ``server`` on this process's stdin and stdout until stdin closes."""
-    wire = _claim_stdout()
+    wire = claim_stdout()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(server, stdin_fd=0, stdout_fd=wire))
 
 
+def claim_stdout() -> int:
+    """Keep standard output for the protocol alone: it moves to a private descriptor, and
+    fd 1 (``print``, C libraries) then points at stderr. Call it before importing user
+    code; calling it again returns the same descriptor."""
+    global _wire
+    if _wire is None:
+        _wire = _claim_stdout()
+    return _wire
+
+
 def _claim_stdout() -> int:
-    """A private descriptor for the protocol stream; fd 1 then points at stderr."""
     sys.stdout.flush()
     try:
         wire = os.dup(1)

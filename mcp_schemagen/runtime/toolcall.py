@@ -14,6 +14,7 @@ from .protocol import INTERNAL_ERROR, Revision
 from .registry import ToolEntry
 from .result import UNSET, ToolError, ToolResult
 from .validation import Validator, compile_validator, describe_errors
+from .workers import runs_in_worker
 
 _IMMUTABLE = (str, int, float, bool, type(None))
 
@@ -28,6 +29,7 @@ class Tool:
         "_whole",
         "entry",
         "handler",
+        "in_worker",
         "is_async",
         "name",
         "output_validator",
@@ -39,6 +41,7 @@ class Tool:
         self.name = entry.name
         self.handler = entry.handler
         self.is_async = inspect.iscoroutinefunction(entry.handler)
+        self.in_worker = runs_in_worker(entry.handler, self.is_async)
         self.validator: Validator = compile_validator(entry.input_schema)
         self.output_validator: Validator | None = (
             None if entry.output_schema is None else compile_validator(entry.output_schema)
@@ -75,7 +78,7 @@ class Tool:
         if not isinstance(exc, ToolError):  # an expected failure needs no traceback
             print(f"tool {self.name!r} raised:", file=sys.stderr)
             traceback.print_exception(exc, file=sys.stderr)
-        message = str(exc) or type(exc).__name__
+        message = _text_of(exc)
         if isinstance(exc, NotImplementedError):
             message = f"Tool {self.name} is not implemented yet ({message})"
         return ToolResult(content=[message], is_error=True)
@@ -130,6 +133,13 @@ class Tool:
                 f"Tool {self.name} returned structured content not matching its outputSchema",
                 {"errors": [_about_result(e) for e in errors]},
             )
+
+
+def _text_of(exc: BaseException) -> str:
+    try:
+        return str(exc) or type(exc).__name__
+    except Exception:  # a broken __str__ must not cost the client its reply
+        return type(exc).__name__
 
 
 def _about_result(message: str) -> str:

@@ -258,10 +258,12 @@ SERVER = Server(
 """
 
 MAIN = """
-from ._dispatch import SERVER
-from ._runtime.stdio import run_stdio
+from ._runtime.stdio import claim_stdout, run_stdio
 
 if __name__ == "__main__":
+    claim_stdout()
+    from ._dispatch import SERVER
+
     run_stdio(SERVER)
 """
 

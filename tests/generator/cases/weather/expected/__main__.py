@@ -4,8 +4,12 @@
 
 """Serve this MCP server over stdio: `python -m server`."""
 
-from ._dispatch import SERVER
-from ._runtime.stdio import run_stdio
+from ._runtime.stdio import claim_stdout, run_stdio
 
 if __name__ == "__main__":
+    # Before handlers.py is imported: a print at its top level must reach stderr, never
+    # the protocol stream.
+    claim_stdout()
+    from ._dispatch import SERVER
+
     run_stdio(SERVER)

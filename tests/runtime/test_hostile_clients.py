@@ -1,0 +1,166 @@
+"""The server survives every client: one reply per request, bounded echoes, one handshake.
+
+In process, through ``Server.handle_message``; the stdio side (backpressure, the fuzz
+corpus) is in test_stdio_hostile.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import ModuleType
+from typing import Any
+
+import orjson
+
+from tests.support.inprocess import (
+    STATELESS,
+    Peer,
+    dispatch,
+    entry,
+    run,
+    runtime,
+    server_with,
+    text,
+)
+from tests.support.runtime_fixture import REVISIONS
+
+__all__ = ["dispatch", "runtime"]  # fixtures, imported for pytest
+
+
+class Opaque:
+    """Not JSON data: no dump method, not a dataclass."""
+
+
+def _unsendable_tools(runtime: Any) -> list[Any]:
+    """Handlers whose results orjson refuses, each in a sync and an async form."""
+    results: dict[str, Any] = {
+        "object": Opaque(),
+        "big_integer": [{"type": "text", "text": "x", "annotations": {"priority": 2**70}}],
+        "object_block": [{"type": "text", "text": Opaque()}],
+        "set_structured": runtime.result.ToolResult(content=["x"], structured={"a": {1}}),
+    }
+    tools = []
+    for name, value in results.items():
+
+        def sync(value: Any = value) -> Any:
+            return value
+
+        async def coroutine(value: Any = value) -> Any:
+            await asyncio.sleep(0)
+            return value
+
+        tools.append(entry(runtime, f"sync_{name}", sync))
+        tools.append(entry(runtime, f"async_{name}", coroutine))
+    return tools
+
+
+@run
+async def test_unsendable_results_get_one_internal_error_each(runtime: Any) -> None:
+    tools = _unsendable_tools(runtime)
+    server = server_with(runtime, *tools)
+    for revision in ("2025-06-18", STATELESS):
+        peer = await Peer.open(server, revision)
+        for tool in tools:
+            reply = await peer.call(tool.name)
+            assert reply.get("error", {}).get("code") == -32603, (revision, tool.name, reply)
+            assert tool.name in reply["error"]["message"]
+    # In a batch too (2025-03-26 has no structured content): every member answered.
+    peer = await Peer.open(server, "2025-03-26")
+    unstructured = [tool for tool in tools if "structured" not in tool.name]
+    batch = [peer.message("tools/call", {"name": tool.name}) for tool in unstructured]
+    replies = await peer.raw(batch)
+    assert [r["id"] for r in replies] == [m["id"] for m in batch]
+    assert all(r["error"]["code"] == -32603 for r in replies)
+
+
+@run
+async def test_a_handler_raising_cancelled_error_still_gets_a_reply(runtime: Any) -> None:
+    async def gives_up() -> str:
+        raise asyncio.CancelledError("the handler's own, not the client's")
+
+    server = server_with(runtime, entry(runtime, "gives_up", gives_up))
+    peer = await Peer.open(server, "2025-06-18")
+    reply = await peer.call("gives_up")
+    assert reply["result"]["isError"] is True
+    assert "the handler's own" in text(reply)
+
+
+@run
+async def test_a_broken_exception_message_still_gets_a_reply(runtime: Any) -> None:
+    class Broken(Exception):
+        def __str__(self) -> str:
+            raise RuntimeError("no text")
+
+    def fails() -> str:
+        raise Broken()
+
+    server = server_with(runtime, entry(runtime, "fails", fails))
+    reply = await (await Peer.open(server, "2025-06-18")).call("fails")
+    assert reply["result"]["isError"] is True and text(reply) == "Broken"
+
+
+# ------------------------------------------------------------- echoed values (issue 10.14)
+
+HUGE = 5_000_000
+
+
+@run
+async def test_error_messages_quote_client_values_briefly(dispatch: ModuleType) -> None:
+    huge = "x" * HUGE
+    for revision in REVISIONS:
+        peer = await Peer.open(dispatch.SERVER, revision)
+        replies = [
+            await peer.call("get_weather", {"location": 5, "units": huge}),
+            await peer.call("create_order", {"customer": {"name": huge}, "items": huge}),
+            await peer.call("get_weather", {"location": "Oslo", huge: 1}),
+            await peer.call(huge),
+            await peer.request(huge),
+        ]
+        if revision != STATELESS:
+            replies.append(await peer.request("logging/setLevel", {"level": huge}))
+        for reply in replies:
+            encoded = orjson.dumps(reply)
+            assert len(encoded) < 8_000, (revision, encoded[:300])
+            assert b"characters omitted" in encoded, (revision, encoded[:300])
+        # What was expected is kept, after the value.
+        invalid = orjson.dumps(replies[0])
+        assert b'is not one of [\\"celsius\\",\\"fahrenheit\\"]' in invalid or b"enum" in invalid
+    unsupported = await Peer(dispatch.SERVER, None).request(
+        "tools/list",
+        {"_meta": {"io.modelcontextprotocol/protocolVersion": huge}},
+    )
+    assert unsupported["error"]["code"] == -32022
+    assert len(unsupported["error"]["data"]["requested"]) < 300
+
+
+def test_shorten(runtime: Any) -> None:
+    shorten = runtime.shorten.shorten
+    assert shorten("short") == "short"
+    long = "a" * 1000 + " is not of type integer"
+    cut = shorten(long)
+    assert len(cut) <= 300 and cut.endswith(" is not of type integer")
+    assert cut.startswith("a" * 100) and "[" in cut and "characters omitted" in cut
+
+
+# ------------------------------------------------------------------ handshake (issue 10.15)
+
+
+@run
+async def test_a_second_initialize_is_refused_and_the_first_stays(dispatch: ModuleType) -> None:
+    peer = await Peer.open(dispatch.SERVER, "2025-03-26")
+    again = await peer.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
+    assert again["error"]["code"] == -32600
+    assert "already initialized" in again["error"]["message"]
+    assert "2025-03-26" in again["error"]["message"]
+    assert peer.session.revision.name == "2025-03-26"
+    # Batches exist in 2025-03-26 only: the connection still speaks it.
+    ping = peer.message("ping")
+    assert await peer.raw([ping]) == [{"jsonrpc": "2.0", "id": ping["id"], "result": {}}]
+
+
+@run
+async def test_a_failed_initialize_may_be_retried(dispatch: ModuleType) -> None:
+    peer = Peer(dispatch.SERVER, None)
+    assert (await peer.request("initialize", {}))["error"]["code"] == -32602
+    retried = await peer.request("initialize", {"protocolVersion": "2025-06-18"})
+    assert retried["result"]["protocolVersion"] == "2025-06-18"
