@@ -586,6 +586,10 @@ async def test_a_cancelled_batch_member_gets_no_response(dispatch: ModuleType) -
 class _Writer:
     def __init__(self) -> None:
         self.out: list[bytes] = []
+        self.on_drained: Any = None
+
+    def congested(self) -> bool:
+        return False
 
     def write(self, message: bytes) -> None:
         self.out.append(message)

@@ -72,6 +72,7 @@ class Conversation:
         self.notifications: list[dict[str, Any]] = []
         self.batches: list[list[dict[str, Any]]] = []
         self.anonymous_errors: list[dict[str, Any]] = []
+        self.received: list[Any] = []  # every message, in order (duplicates too)
         self.checked = 0
 
     # ------------------------------------------------------------------ wire
@@ -166,6 +167,7 @@ class Conversation:
             raise AssertionError("the server closed stdout")
         message = json.loads(line)
         self.check(message)
+        self.received.append(message)
         if isinstance(message, list):
             self.batches.append(message)
             for item in message:
@@ -189,6 +191,7 @@ class Conversation:
                 break
             message = json.loads(line)
             self.check(message)
+            self.received.append(message)
             if isinstance(message, dict) and "id" in message:
                 self.responses[message["id"]] = message
         self._stderr.close()
