@@ -13,6 +13,7 @@ from .jsonrpc import RpcError
 from .protocol import INTERNAL_ERROR, Revision
 from .registry import ToolEntry
 from .result import UNSET, ToolError, ToolResult
+from .shorten import shorten
 from .validation import Validator, compile_validator, describe_errors
 from .workers import runs_in_worker
 
@@ -24,8 +25,11 @@ class Tool:
 
     __slots__ = (
         "_defaults",
+        "_dropped_told",
         "_keys",
         "_renames",
+        "_shadowed",
+        "_takes_extra",
         "_whole",
         "entry",
         "handler",
@@ -53,16 +57,36 @@ class Tool:
         self._defaults: tuple[tuple[str, Any, bool], ...] = tuple(
             (key, value, not isinstance(value, _IMMUTABLE)) for key, value in entry.defaults.items()
         )
+        # A handler with **kwargs receives the arguments it does not declare (those the
+        # schema allows), by their JSON names; one that a declared parameter's Python name
+        # would shadow (JSON "class_" beside "class" -> class_) is refused, never dropped.
+        self._takes_extra = _has_var_keyword(entry.handler)
+        self._shadowed = (
+            frozenset(entry.arguments.values()) - self._keys if self._takes_extra else frozenset()
+        )
+        self._dropped_told = False
 
     def invalid(self, arguments: dict[str, Any]) -> list[str] | None:
         """None when the arguments are valid, else what is wrong with them."""
         if self.validator.is_valid(arguments):
+            if self._shadowed and not self._shadowed.isdisjoint(arguments):
+                return self._shadowing(arguments)
             return None
         return describe_errors(self.validator, arguments) or ["the arguments are invalid"]
 
+    def _shadowing(self, arguments: dict[str, Any]) -> list[str]:
+        by_python = {python: json for json, python in self.entry.arguments.items()}
+        return [
+            f"argument {shorten(repr(key))}: not a parameter of this tool; the handler's"
+            f" parameter {key} receives argument {by_python[key]!r}"
+            for key in sorted(self._shadowed.intersection(arguments))
+        ]
+
     def keyword_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """The handler's keyword arguments: defaults filled in (fresh copies), JSON names
-        mapped to Python names; arguments the handler does not declare are dropped."""
+        mapped to Python names. Arguments the handler does not declare go to its
+        ``**kwargs`` under their JSON names; without one they are dropped, and the server
+        says so on stderr (once per tool)."""
         for key, value, mutable in self._defaults:
             if key not in arguments:
                 arguments[key] = copy.deepcopy(value) if mutable else value
@@ -71,7 +95,22 @@ class Tool:
         if not self._renames and arguments.keys() <= self._keys:
             return arguments
         names = self.entry.arguments
-        return {names[k]: v for k, v in arguments.items() if k in names}
+        declared = {names[k]: v for k, v in arguments.items() if k in names}
+        if len(declared) == len(arguments):
+            return declared
+        extra = {k: v for k, v in arguments.items() if k not in names}
+        if self._takes_extra:
+            return {**declared, **extra}
+        if not self._dropped_told:
+            self._dropped_told = True
+            listed = shorten(", ".join(map(repr, extra)))
+            print(
+                f"tool {self.name!r}: arguments {listed} are not parameters of its handler and"
+                " were not passed to it (this is said once); add **kwargs to the handler to"
+                " receive the arguments its schema allows beyond its parameters",
+                file=sys.stderr,
+            )
+        return declared
 
     def failure(self, exc: BaseException) -> ToolResult:
         """A handler exception as the model sees it: an isError result with its message."""
@@ -133,6 +172,14 @@ class Tool:
                 f"Tool {self.name} returned structured content not matching its outputSchema",
                 {"errors": [_about_result(e) for e in errors]},
             )
+
+
+def _has_var_keyword(handler: Any) -> bool:
+    try:
+        parameters = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: it declares nothing
+        return False
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
 def _text_of(exc: BaseException) -> str:

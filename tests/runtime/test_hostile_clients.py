@@ -164,3 +164,77 @@ async def test_a_failed_initialize_may_be_retried(dispatch: ModuleType) -> None:
     assert (await peer.request("initialize", {}))["error"]["code"] == -32602
     retried = await peer.request("initialize", {"protocolVersion": "2025-06-18"})
     assert retried["result"]["protocolVersion"] == "2025-06-18"
+
+
+# --------------------------------------------------------- where handlers run (issue 9.11)
+
+
+@run
+async def test_sync_handlers_run_in_workers_unless_marked_nonblocking(runtime: Any) -> None:
+    import threading
+
+    seen: dict[str, str] = {}
+
+    def plain() -> str:
+        seen["plain"] = threading.current_thread().name
+        runtime.context.get_context().log("info", "from a worker")
+        return "ok"
+
+    @runtime.workers.nonblocking
+    def quick() -> str:
+        seen["quick"] = threading.current_thread().name
+        return "ok"
+
+    async def coroutine() -> str:
+        seen["coroutine"] = threading.current_thread().name
+        return "ok"
+
+    server = server_with(
+        runtime,
+        entry(runtime, "plain", plain),
+        entry(runtime, "quick", quick),
+        entry(runtime, "coroutine", coroutine),
+    )
+    peer = await Peer.open(server, "2025-06-18")
+    for name in ("plain", "quick", "coroutine"):
+        assert text(await peer.call(name)) == "ok"
+    loop_thread = threading.current_thread().name
+    assert seen["plain"].startswith("mcp-handler-")
+    assert seen["quick"] == seen["coroutine"] == loop_thread
+    # The log sent from the worker reached the client through the loop's thread.
+    assert [m["params"]["data"] for m in peer.sent] == ["from a worker"]
+
+
+# ------------------------------------------------ arguments beyond the parameters (9.10)
+
+
+@run
+async def test_kwargs_receive_the_arguments_the_schema_allows(runtime: Any, capsys: Any) -> None:
+    import json
+
+    def open_ended(*, class_: str, **extra: Any) -> str:
+        return json.dumps({"class_": class_, **extra}, sort_keys=True)
+
+    def closed(*, class_: str) -> str:
+        return class_
+
+    schema = {"type": "object", "properties": {"class": {"type": "string"}}}
+    names = {"class": "class_"}
+    server = server_with(
+        runtime,
+        entry(runtime, "open_ended", open_ended, input_schema=schema, arguments=names),
+        entry(runtime, "closed", closed, input_schema=schema, arguments=names),
+    )
+    for revision in ("2025-06-18", STATELESS):
+        peer = await Peer.open(server, revision)
+        reply = await peer.call("open_ended", {"class": "a", "a-b": 1, "unit": "c"})
+        assert json.loads(text(reply)) == {"class_": "a", "a-b": 1, "unit": "c"}
+        # "class_" would land on the parameter that receives "class": refused, not dropped.
+        shadowing = await peer.call("open_ended", {"class": "a", "class_": "b"})
+        problem = json.dumps(shadowing)
+        assert "not a parameter of this tool" in problem and "receives argument 'class'" in problem
+        assert text(await peer.call("closed", {"class": "a", "x": 1})) == "a"
+        assert text(await peer.call("closed", {"class": "a", "y": 1})) == "a"
+    told = capsys.readouterr().err
+    assert told.count("tool 'closed': arguments 'x' are not parameters") == 1
+    assert "add **kwargs" in told and "'y'" not in told  # said once per tool

@@ -45,6 +45,7 @@ def runtime(dispatch: ModuleType) -> Any:
         protocol = importlib_module(f"{PACKAGE}._runtime.protocol")
         stdio = importlib_module(f"{PACKAGE}._runtime.stdio")
         shorten = importlib_module(f"{PACKAGE}._runtime.shorten")
+        workers = importlib_module(f"{PACKAGE}._runtime.workers")
 
     return Runtime
 

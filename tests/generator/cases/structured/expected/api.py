@@ -28,6 +28,7 @@ from ._runtime.content import (
 )
 from ._runtime.context import Context, get_context
 from ._runtime.result import ToolError, ToolResult
+from ._runtime.workers import nonblocking
 
 __all__ = [
     "Annotations",
@@ -47,6 +48,7 @@ __all__ = [
     "embedded_text",
     "get_context",
     "image",
+    "nonblocking",
     "resource_link",
     "text",
 ]
