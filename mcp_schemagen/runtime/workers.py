@@ -2,7 +2,7 @@
 query) holds up no other request, ping included. The SDK and FastMCP do the same.
 
 A handler marked ``@nonblocking`` (quick, no I/O) skips the hop and runs on the event loop:
-the fast path, about 40 µs per call cheaper (bench/bench_server.py shows both).
+the fast path (bench/bench_server.py shows both, and so what the hop costs).
 
 The threads are daemons, started as needed up to ``MAX_WORKERS``: a handler stuck forever
 cannot keep the process from exiting when the client goes. While a handler runs in a
