@@ -227,6 +227,12 @@ class _Reader(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._backlog:
             data, self._backlog = self._backlog + data, b""
+        self._handle(data)
+        self._flow()
+
+    def _handle(self, data: bytes) -> None:
+        """Handle the complete lines of ``data`` until the client must be held back; what
+        is left waits in the backlog."""
         writer = self._writer
         writer.cork()
         try:
@@ -257,17 +263,17 @@ class _Reader(asyncio.Protocol):
                     self._discarding = True
         finally:
             writer.uncork()
-            self._flow()
 
     def _flow(self) -> None:
-        """Read and handle input while the client keeps up; hold it back while not."""
+        """Handle held-back input and read more while the client keeps up; else wait (a
+        reply written or a request finished calls this again)."""
+        while self._backlog and not self._held_back():
+            data, self._backlog = self._backlog, b""
+            self._handle(data)
         if self._held_back():
             self.flowing.clear()
             if self.reading is not None and self.reading.is_reading():
                 self.reading.pause_reading()
-            return
-        if self._backlog:
-            self.data_received(b"")  # handles what waits, then comes back here
             return
         self.flowing.set()
         if self._eof:
@@ -326,7 +332,9 @@ class _Reader(asyncio.Protocol):
         self._done.set_result(None)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self._done.done():
+        if exc is None and self._backlog:
+            self._eof = True  # _flow ends it once the held-back input is handled
+        elif not self._done.done():
             self._done.set_result(None)
 
     async def finish(self, grace: float) -> None:

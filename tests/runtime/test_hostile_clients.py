@@ -238,3 +238,47 @@ async def test_kwargs_receive_the_arguments_the_schema_allows(runtime: Any, caps
     told = capsys.readouterr().err
     assert told.count("tool 'closed': arguments 'x' are not parameters") == 1
     assert "add **kwargs" in told and "'y'" not in told  # said once per tool
+
+
+# ------------------------------------------------------- stdio flow control (issue 10.8)
+
+
+class _CorkedWriter:
+    """Congested whenever one reply is held: the reader must stop after every message."""
+
+    def __init__(self) -> None:
+        self.out: list[bytes] = []
+        self.held: list[bytes] = []
+        self.corked = False
+        self.on_drained: Any = None
+
+    def write(self, message: bytes) -> None:
+        (self.held if self.corked else self.out).append(message)
+
+    def cork(self) -> None:
+        self.corked = True
+
+    def uncork(self) -> None:
+        self.corked = False
+        self.out += self.held
+        self.held.clear()
+
+    def congested(self) -> bool:
+        return bool(self.held)
+
+
+@run
+async def test_held_back_input_is_handled_without_recursion(
+    runtime: Any, dispatch: ModuleType
+) -> None:
+    count = 5_000  # far beyond the recursion limit, had each hold-back recursed
+    writer = _CorkedWriter()
+    done = asyncio.get_running_loop().create_future()
+    session = dispatch.SERVER.session(writer.write)
+    reader = runtime.stdio._Reader(dispatch.SERVER, session, writer, done)
+    reader.data_received(
+        b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % i for i in range(count))
+    )
+    assert [orjson.loads(m)["id"] for m in writer.out] == list(range(count))
+    reader.eof_received()
+    assert done.done()
