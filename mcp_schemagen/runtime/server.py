@@ -14,8 +14,6 @@ requests. Otherwise the revision is the one the connection negotiated with
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import sys
 import traceback
 from collections.abc import Awaitable, Iterable, Sequence
@@ -25,6 +23,7 @@ import orjson
 
 from . import jsonrpc
 from .context import Context, enter, leave
+from .cursor import encode_cursor, page_index
 from .jsonrpc import RequestId, RpcError, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
@@ -42,7 +41,7 @@ from .protocol import (
     ordered,
 )
 from .registry import ToolEntry
-from .session import Send, Session
+from .session import Send, Session, already_initialized
 from .shorten import shorten
 from .toolcall import Tool
 from .workers import from_any_thread, run_in_worker
@@ -51,7 +50,6 @@ Reply = bytes | None | Awaitable[bytes | None]
 
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
-_CURSOR_PREFIX = b"tools:"
 _PLAIN = frozenset({str, dict, list, type(None)})  # return values that are never awaitable
 
 
@@ -315,7 +313,7 @@ class Server:
         if not self._legacy:
             raise self._unsupported(requested)
         if session.revision is not None:
-            raise _already_initialized(session.revision)
+            raise already_initialized(session.revision)
         revision = self._by_name.get(requested)
         if revision is None or revision.stateless:
             revision = self._legacy[-1]  # the newest revision this server negotiates
@@ -356,7 +354,7 @@ class Server:
             pages = self._pages[revision.name] = self._encode_pages(revision)
         if cursor is None:
             return pages[0]
-        index = _page_index(cursor)
+        index = page_index(cursor)
         if index is None or not 0 < index < len(pages):
             raise RpcError(INVALID_PARAMS, "Invalid cursor")
         return pages[index]
@@ -369,7 +367,7 @@ class Server:
         for index, chunk in enumerate(chunks):
             cursor = None
             if index + 1 < len(chunks):
-                cursor = base64.urlsafe_b64encode(b"%s%d" % (_CURSOR_PREFIX, index + 1)).decode()
+                cursor = encode_cursor(index + 1)
             body = revision.list_result(
                 chunk, cursor, ttl_ms=self.ttl_ms, cache_scope=self.cache_scope
             )
@@ -422,7 +420,7 @@ class Server:
             value = tool.failure(exc)
         finally:
             leave(entered)
-        return self._respond(tool, value, request_id, revision)
+        return tool.response(value, request_id, revision, self._stamp)
 
     def _start(
         self,
@@ -460,39 +458,11 @@ class Server:
             value = tool.failure(exc)
         finally:
             session.forget(request_id, task)
-        return self._respond(tool, value, request_id, revision)
-
-    def _respond(self, tool: Tool, value: Any, request_id: RequestId, revision: Revision) -> bytes:
-        """The response to a finished call; never raises, so every call gets one reply."""
-        try:
-            return jsonrpc.result(
-                request_id, revision.stamp(tool.result(value, revision), self._stamp)
-            )
-        except RpcError as failure:
-            return jsonrpc.error(request_id, failure)
-        except Exception as exc:  # orjson refused it: an object, an integer beyond 64 bits
-            print(f"tool {tool.name!r} returned a result that cannot be sent:", file=sys.stderr)
-            traceback.print_exception(exc, file=sys.stderr)
-            unsendable = RpcError(
-                INTERNAL_ERROR,
-                f"Tool {tool.name} returned a result that is not JSON data: {shorten(str(exc))}",
-            )
-            return jsonrpc.error(request_id, unsendable)
+        return tool.response(value, request_id, revision, self._stamp)
 
 
 def _awaitable(value: Any) -> bool:
     return type(value) not in _PLAIN and hasattr(value, "__await__")
-
-
-def _already_initialized(revision: Revision) -> RpcError:
-    # The lifecycle makes initialization the first interaction, once: a second one must not
-    # change the revision under requests already answered in the first.
-    return RpcError(
-        INVALID_REQUEST,
-        f"Invalid Request: the connection is already initialized (protocol revision"
-        f" {revision.name}); initialize is accepted once per connection, open a new"
-        " connection to negotiate again",
-    )
 
 
 def _log_rank(level: Any) -> int:
@@ -506,19 +476,6 @@ def _log_rank(level: Any) -> int:
             f"Invalid log level {shorten(repr(level))}; one of {', '.join(LOG_RANK)}",
         )
     return rank
-
-
-def _page_index(cursor: Any) -> int | None:
-    if type(cursor) is not str:
-        return None
-    try:
-        decoded = base64.urlsafe_b64decode(cursor.encode("ascii"))
-    except (ValueError, binascii.Error, UnicodeEncodeError):
-        return None
-    if not decoded.startswith(_CURSOR_PREFIX):
-        return None
-    digits = decoded[len(_CURSOR_PREFIX) :]
-    return int(digits) if digits.isdigit() and len(digits) < 10 else None
 
 
 async def _join_batch(replies: list[bytes | asyncio.Future[bytes | None]]) -> bytes | None:

@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from .jsonrpc import RequestId
-from .protocol import Revision
+from .jsonrpc import RequestId, RpcError
+from .protocol import INVALID_REQUEST, Revision
 
 Send = Callable[[bytes], None]
 
@@ -56,3 +56,15 @@ class Session:
             return False
         task.cancel()
         return True
+
+
+def already_initialized(revision: Revision) -> RpcError:
+    """The answer to a second initialize. The lifecycle makes initialization the first
+    interaction, once: a second one must not change the revision under requests already
+    answered in the first."""
+    return RpcError(
+        INVALID_REQUEST,
+        f"Invalid Request: the connection is already initialized (protocol revision"
+        f" {revision.name}); initialize is accepted once per connection, open a new"
+        " connection to negotiate again",
+    )

@@ -8,8 +8,9 @@ import sys
 import traceback
 from typing import Any
 
+from . import jsonrpc
 from .conversion import OutputError, content_of, for_revision, json_text, json_value, text_block
-from .jsonrpc import RpcError
+from .jsonrpc import RequestId, RpcError
 from .protocol import INTERNAL_ERROR, Revision
 from .registry import ToolEntry
 from .result import UNSET, ToolError, ToolResult
@@ -121,6 +122,23 @@ class Tool:
         if isinstance(exc, NotImplementedError):
             message = f"Tool {self.name} is not implemented yet ({message})"
         return ToolResult(content=[message], is_error=True)
+
+    def response(
+        self, value: Any, request_id: RequestId, revision: Revision, stamp: dict[str, Any]
+    ) -> bytes:
+        """The JSON-RPC response to a finished call; never raises, so every call gets one."""
+        try:
+            return jsonrpc.result(request_id, revision.stamp(self.result(value, revision), stamp))
+        except RpcError as failure:
+            return jsonrpc.error(request_id, failure)
+        except Exception as exc:  # orjson refused it: an object, an integer beyond 64 bits
+            print(f"tool {self.name!r} returned a result that cannot be sent:", file=sys.stderr)
+            traceback.print_exception(exc, file=sys.stderr)
+            unsendable = RpcError(
+                INTERNAL_ERROR,
+                f"Tool {self.name} returned a result that is not JSON data: {shorten(str(exc))}",
+            )
+            return jsonrpc.error(request_id, unsendable)
 
     def result(self, value: Any, revision: Revision) -> dict[str, Any]:
         """The CallToolResult body (without the stateless era's stamp) for a return value."""
