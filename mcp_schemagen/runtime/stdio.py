@@ -9,9 +9,11 @@ stderr instead of corrupting the stream: ``claim_stdout`` runs before user code 
 imported.
 
 Backpressure: while the replies waiting to be written exceed ``WRITE_BUFFER_HIGH`` (a
-client that stops reading) or ``MAX_INFLIGHT`` requests are running, no further message
-is handled and stdin is not read; input already read waits, unparsed. Memory stays
-bounded by those two limits and the largest single reply, whatever the client sends.
+client that stops reading), no further message is handled and stdin is not read; while
+``MAX_INFLIGHT`` requests are running, the next request waits (notifications and
+responses still pass) and stdin is not read past it. Input already read waits, unparsed.
+Memory stays bounded by those two limits and the largest single reply, whatever the
+client sends.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import sys
 import traceback
 from collections.abc import Callable
 
+import orjson
+
 from .jsonrpc import RpcError
 from .protocol import INVALID_REQUEST
 from .server import Server
@@ -34,6 +38,9 @@ SHUTDOWN_GRACE_SECONDS = 10.0
 WRITE_BUFFER_HIGH = 1024 * 1024  # bytes of replies waiting for the client: stop handling
 WRITE_BUFFER_LOW = 256 * 1024  # ... until they are down to this
 MAX_INFLIGHT = 32  # requests running at once (async handlers, sync ones in workers)
+
+_loads = orjson.loads
+_JSONDecodeError = orjson.JSONDecodeError
 
 _wire: int | None = None  # the protocol stream's descriptor, once claimed
 
@@ -221,8 +228,21 @@ class _Reader(asyncio.Protocol):
         self.flowing.set()
         writer.on_drained = self._flow
 
-    def _held_back(self) -> bool:
-        return len(self._tasks) >= MAX_INFLIGHT or self._writer.congested()
+    def _must_wait(self, line: bytes) -> bool:
+        """Whether this message waits: every one while replies pile up unread; a request
+        while MAX_INFLIGHT run. Notifications and responses pass then, so a client can
+        still cancel, or answer what a running handler asked it."""
+        if self._writer.congested():
+            return True
+        if len(self._tasks) < MAX_INFLIGHT:
+            return False
+        try:
+            message = _loads(line)
+        except _JSONDecodeError:
+            return False  # answered at once, with a parse error
+        return type(message) is list or (
+            type(message) is dict and "method" in message and "id" in message
+        )
 
     def data_received(self, data: bytes) -> None:
         if self._backlog:
@@ -238,15 +258,15 @@ class _Reader(asyncio.Protocol):
         try:
             start = 0
             while (end := data.find(b"\n", start)) >= 0:
-                if self._held_back():
-                    self._backlog = data[start:]
-                    return
                 if self._partial:
                     line = b"".join(self._partial) + data[start:end]
-                    self._partial.clear()
-                    self._partial_size = 0
                 else:
                     line = data[start:end]
+                if not self._discarding and self._must_wait(line):
+                    self._backlog = data[start:]  # the partial stays: the line resumes there
+                    return
+                self._partial.clear()
+                self._partial_size = 0
                 start = end + 1
                 if self._discarding:
                     self._discarding = False
@@ -267,10 +287,12 @@ class _Reader(asyncio.Protocol):
     def _flow(self) -> None:
         """Handle held-back input and read more while the client keeps up; else wait (a
         reply written or a request finished calls this again)."""
-        while self._backlog and not self._held_back():
+        while self._backlog and not self._writer.congested():
             data, self._backlog = self._backlog, b""
             self._handle(data)
-        if self._held_back():
+            if len(self._backlog) == len(data):
+                break  # its first message is a request waiting for a free slot
+        if self._backlog or self._writer.congested():
             self.flowing.clear()
             if self.reading is not None and self.reading.is_reading():
                 self.reading.pause_reading()

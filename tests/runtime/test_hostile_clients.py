@@ -244,9 +244,11 @@ async def test_kwargs_receive_the_arguments_the_schema_allows(runtime: Any, caps
 
 
 class _CorkedWriter:
-    """Congested whenever one reply is held: the reader must stop after every message."""
+    """Congested whenever one reply is held (with ``congests``): the reader must stop after
+    every message."""
 
-    def __init__(self) -> None:
+    def __init__(self, congests: bool = True) -> None:
+        self.congests = congests
         self.out: list[bytes] = []
         self.held: list[bytes] = []
         self.corked = False
@@ -264,7 +266,7 @@ class _CorkedWriter:
         self.held.clear()
 
     def congested(self) -> bool:
-        return bool(self.held)
+        return self.congests and bool(self.held)
 
 
 @run
@@ -282,3 +284,46 @@ async def test_held_back_input_is_handled_without_recursion(
     assert [orjson.loads(m)["id"] for m in writer.out] == list(range(count))
     reader.eof_received()
     assert done.done()
+
+
+def _slow_call(request_id: int) -> bytes:
+    params = {"name": "slow", "arguments": {"seconds": 30}}
+    message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+    return orjson.dumps(message) + b"\n"
+
+
+def _cancel(request_id: int) -> bytes:
+    params = {"requestId": request_id}
+    return orjson.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+
+
+@run
+async def test_at_the_inflight_limit_requests_wait_and_cancellations_pass(
+    runtime: Any, dispatch: ModuleType
+) -> None:
+    limit = runtime.stdio.MAX_INFLIGHT
+    writer = _CorkedWriter(congests=False)
+    done = asyncio.get_running_loop().create_future()
+    session = dispatch.SERVER.session(writer.write)
+    reader = runtime.stdio._Reader(dispatch.SERVER, session, writer, done)
+    initialize = {"protocolVersion": "2025-06-18", "capabilities": {}}
+    reader.data_received(
+        orjson.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize})
+        + b"\n"
+        + b"".join(_slow_call(i) for i in range(1, limit + 1))
+    )
+    assert len(session.inflight) == limit
+    reader.data_received(_cancel(1) + b"\n")  # a notification passes the full house
+    await asyncio.sleep(0.01)
+    assert len(session.inflight) == limit - 1 and 1 not in session.inflight
+    ping = b'{"jsonrpc":"2.0","id":100,"method":"ping"}\n'
+    reader.data_received(_slow_call(limit + 1) + ping)  # the last slot, then a wait
+    await asyncio.sleep(0.01)
+    answered = {orjson.loads(m)["id"] for m in writer.out}
+    assert answered == {0} and len(session.inflight) == limit
+    session.cancel(2)  # a slot frees: the waiting ping is handled
+    await asyncio.sleep(0.01)
+    assert {orjson.loads(m)["id"] for m in writer.out} == {0, 100}
+    for request_id in list(session.inflight):
+        session.cancel(request_id)
+    await asyncio.sleep(0.01)
