@@ -54,7 +54,8 @@ def _ensure_environment() -> None:
 
 
 def example() -> None:
-    _run(BIN / "mcp-codegen", "build", "example")
+    # The example generates into ../generated, beside it: outside its own project folder.
+    _run(BIN / "mcp-codegen", "build", "--allow-outside-project", "example")
     print(
         "\nServe it over stdio:  cd generated && ../.venv/bin/python -m example_server"
         "\nIts handlers:         generated/example_server/handlers.py"

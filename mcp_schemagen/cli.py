@@ -39,7 +39,7 @@ def command_build(arguments: argparse.Namespace) -> int:
 
     root = Path(arguments.dir)
     progress = quiet if arguments.quiet else stderr_progress
-    result = plan(root, progress)
+    result = plan(root, progress, allow_outside=arguments.allow_outside_project)
     _report(result.warnings)
     written = write_all(result.files)
     for stale in result.stale:
@@ -60,14 +60,14 @@ def command_build(arguments: argparse.Namespace) -> int:
 
 def command_check(arguments: argparse.Namespace) -> int:
     root = Path(arguments.dir)
-    if is_fresh(root):
+    if is_fresh(root, allow_outside=arguments.allow_outside_project):
         print("generated code is up to date")
         return EXIT_OK
     # The generator proper is imported only now: a fresh project never pays for it.
     from mcp_schemagen.pipeline import plan, quiet
     from mcp_schemagen.write import changed_files, unified_diff
 
-    result = plan(root, quiet)
+    result = plan(root, quiet, allow_outside=arguments.allow_outside_project)
     _report(result.warnings)
     changed = [f for f in changed_files(result.files) if f.path.name != MANIFEST_NAME]
     if not changed and not result.stale:
@@ -117,6 +117,15 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _allow_outside_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--allow-outside-project",
+        action="store_true",
+        help="let `out`, the tool globs and links in tools/ lead outside the project folder "
+        "(refused by default, since a project's settings may come from anyone)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-codegen",
@@ -138,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
         "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
     )
     build.add_argument("-q", "--quiet", action="store_true", help="no progress messages on stderr")
+    _allow_outside_argument(build)
     build.set_defaults(run=command_build)
 
     check = commands.add_parser(
@@ -149,6 +159,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
     )
+    _allow_outside_argument(check)
     check.set_defaults(run=command_check)
 
     new = commands.add_parser(
@@ -165,7 +176,8 @@ def _parser() -> argparse.ArgumentParser:
         "--revision",
         action="append",
         choices=specs.revision_names(),
-        help="protocol revision to support; repeat for several (default: all)",
+        help="protocol revision to support; repeat for several "
+        "(default: all but the opt-in pre-release 2024-10-07)",
     )
     new.set_defaults(run=command_new)
 

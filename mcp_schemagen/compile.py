@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
-from mcp_schemagen.ir import Parameter, Tool, TypeExport
+from mcp_schemagen.ir import CONTENT_TYPES, Parameter, Tool, TypeExport
 from mcp_schemagen.naming import pascal_case, python_identifier
 from mcp_schemagen.publish import all_published
 from mcp_schemagen.tools import ToolSource
@@ -19,7 +19,7 @@ from mcp_schemagen.typegen import TypedModule, typed_module
 _SIMPLE_NAMES = frozenset({"str", "int", "float", "bool", "None", "list", "dict"})
 _SCALARS = (str, int, float, bool, type(None))
 # Names the handler module imports from the generated package; a handler may not shadow them.
-RESERVED_FUNCTION_NAMES = frozenset({"annotations", "ContentBlock"})
+RESERVED_FUNCTION_NAMES = frozenset({"annotations", *CONTENT_TYPES})
 # Root keywords that make "one keyword parameter per property" lose meaning.
 _COMPOSITE_ROOT = frozenset(
     {
@@ -137,14 +137,25 @@ def _parameters(
     return parameters, aliases, problems
 
 
+_TYPING = frozenset({"Any", "Literal", "NotRequired", "Required", "TypeAlias", "TypedDict"})
+
+
+def _typing_names(annotation: str) -> set[str]:
+    """Names from ``typing`` an annotation uses: an alias must import what it names."""
+    tree = ast.parse(annotation, mode="eval")
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in _TYPING}
+
+
 def _with_aliases(types: TypedModule, aliases: list[tuple[str, str]]) -> TypedModule:
     if not aliases:
         return types
     definitions = "\n".join(f"{alias}: TypeAlias = {annotation}" for alias, annotation in aliases)
     # The import joins the others at the top, after `from __future__` (which must be first).
     head, future, rest = types.source.partition("from __future__ import annotations\n")
-    if not re.search(r"^from typing import .*\bTypeAlias\b", rest, re.MULTILINE):
-        rest = "from typing import TypeAlias\n" + rest
+    used = {"TypeAlias"} | {name for _, annotation in aliases for name in _typing_names(annotation)}
+    for name in sorted(used):
+        if not re.search(rf"^from typing import .*\b{name}\b", rest, re.MULTILINE):
+            rest = f"from typing import {name}\n" + rest
     source = f"{head}{future}{rest}\n\n{definitions}\n"
     return TypedModule(
         source,
@@ -167,16 +178,37 @@ def _exports(
     return exports
 
 
-def compile_tools(
-    sources: Sequence[ToolSource], revisions: tuple[str, ...], cache_dir: Path | None
-) -> tuple[list[Tool], list[Diagnostic]]:
-    tools: list[Tool] = []
+@dataclass(frozen=True)
+class _ToolNames:
+    source: ToolSource
+    function: str
+    prefix: str  # of every public type of the tool
+    input_name: str
+    output_name: str
+
+
+def _claim_prefix(names: _Names, prefixes: set[str], wanted: str) -> str:
+    """A prefix no other tool has, whose Input and Output names are free (claimed with it).
+    The prefix alone names nothing, so it may equal a handler name (tool ``A``)."""
+    candidate, counter = wanted, 2
+    while candidate in prefixes or {f"{candidate}Input", f"{candidate}Output"} & names.used:
+        candidate, counter = f"{wanted}{counter}", counter + 1
+    prefixes.add(candidate)
+    names.used.update({f"{candidate}Input", f"{candidate}Output"})
+    return candidate
+
+
+def _tool_names(
+    sources: Sequence[ToolSource], names: _Names
+) -> tuple[list[_ToolNames], list[Diagnostic]]:
+    """Every tool's handler name and root type names, decided before any nested type is
+    named: handlers and types share the handler module's namespace, and a nested type
+    (tool ``A``'s property ``b_input``) must never take a root name (tool ``a_b``'s
+    ``ABInput``), so the root names are all reserved first."""
     problems: list[Diagnostic] = []
     functions: dict[str, ToolSource] = {}
-    names = _Names()
     for source in sorted(sources, key=lambda s: str(s.definition["name"])):
-        definition = source.definition
-        name = str(definition["name"])
+        name = str(source.definition["name"])
         function = python_identifier(name)
         if function in RESERVED_FUNCTION_NAMES:
             function += "_"
@@ -192,9 +224,48 @@ def compile_tools(
             )
             continue
         functions[function] = source
-        prefix = names.claim(pascal_case(name))
-        input_name, output_name = f"{prefix}Input", f"{prefix}Output"
-        names.used.update({input_name, output_name})
+    names.used.update(functions)
+    named = []
+    prefixes: set[str] = set()
+    for function, source in functions.items():
+        prefix = _claim_prefix(names, prefixes, pascal_case(str(source.definition["name"])))
+        named.append(_ToolNames(source, function, prefix, f"{prefix}Input", f"{prefix}Output"))
+    return named, problems
+
+
+def _collisions(tools: Sequence[Tool]) -> list[Diagnostic]:
+    """The last word on uniqueness: two things of one name in the handler module's
+    namespace fail the build (the naming above is meant to make this unreachable)."""
+    owners: dict[str, Tool | None] = {name: None for name in CONTENT_TYPES}
+    problems = []
+    for tool in tools:
+        for name in [tool.function, *{e.public for e in tool.exports}]:
+            if name in owners:
+                other = owners[name]
+                whose = f"tool {other.name!r}" if other is not None else "the content types"
+                problems.append(
+                    error(
+                        tool.source.file,
+                        pointer_join(tool.source.pointer, "name"),
+                        f"the generated name {name!r} of tool {tool.name!r} is also used by "
+                        f"{whose}; rename one of the tools",
+                    )
+                )
+            owners[name] = tool
+    return problems
+
+
+def compile_tools(
+    sources: Sequence[ToolSource], revisions: tuple[str, ...], cache_dir: Path | None
+) -> tuple[list[Tool], list[Diagnostic]]:
+    tools: list[Tool] = []
+    names = _Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES)
+    named, problems = _tool_names(sources, names)
+    for tool_names in named:
+        source, function, prefix = tool_names.source, tool_names.function, tool_names.prefix
+        input_name, output_name = tool_names.input_name, tool_names.output_name
+        definition = source.definition
+        name = str(definition["name"])
         input_schema = definition.get("inputSchema", {})
         input_types = typed_module(input_schema, input_name, cache_dir)
         whole: str | None = None
@@ -237,4 +308,4 @@ def compile_tools(
                 description=description if isinstance(description, str) else None,
             )
         )
-    return tools, problems
+    return tools, problems + _collisions(tools)

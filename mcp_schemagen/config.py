@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcp_schemagen.containment import glob_problem, inside, outside_message
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
+from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 from mcp_schemagen.specs import revision_names
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
@@ -30,6 +32,7 @@ class Config:
     server_name: str
     server_version: str
     page_size: int
+    allow_outside: bool = False  # --allow-outside-project: paths may leave the project
 
     @property
     def package_dir(self) -> Path:
@@ -48,7 +51,7 @@ def is_package_name(name: str) -> bool:
     return bool(_PACKAGE_NAME.match(name)) and not keyword.iskeyword(name)
 
 
-def load_config(root: Path) -> Config:
+def load_config(root: Path, *, allow_outside: bool = False) -> Config:
     pyproject = root / "pyproject.toml"
     where = str(pyproject)
     try:
@@ -92,14 +95,22 @@ def load_config(root: Path) -> Config:
     if not (isinstance(globs, list) and globs and all(isinstance(g, str) for g in globs)):
         bad("tools", 'must be a non-empty list of glob patterns, like ["tools/*.json"]')
         globs = list(DEFAULT_TOOL_GLOBS)
+    for pattern in globs:
+        problem = glob_problem(pattern, allow_outside)
+        if problem:
+            bad("tools", problem)
+    if not allow_outside and not inside(root / out, root):
+        bad("out", outside_message(f"out = {out!r}"))
+    elif not allow_outside and not inside(root / out / str(package), root):
+        bad("package", outside_message(f"the package folder {package!r} (a symbolic link)"))
 
     known = revision_names()
-    revisions = section.get("revisions", list(known))
+    revisions = section.get("revisions", list(DEFAULT_NAMES))
     if not (
         isinstance(revisions, list) and revisions and all(isinstance(r, str) for r in revisions)
     ):
         bad("revisions", f"must be a non-empty list of protocol revisions from {', '.join(known)}")
-        revisions = list(known)
+        revisions = list(DEFAULT_NAMES)
     for name in revisions:
         if name not in known:
             bad("revisions", f"unknown protocol revision {name!r}; known: {', '.join(known)}")
@@ -124,8 +135,9 @@ def load_config(root: Path) -> Config:
         package=package,
         out_dir=(root / out).resolve(),
         tool_globs=tuple(globs),
-        revisions=selected or known,
+        revisions=selected or DEFAULT_NAMES,
         server_name=str(server_name),
         server_version=str(server_version),
         page_size=page_size,
+        allow_outside=allow_outside,
     )

@@ -6,6 +6,8 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from mcp_schemagen.naming import printable_text
+
 
 class Level(enum.Enum):
     ERROR = "error"
@@ -22,7 +24,8 @@ class Diagnostic:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}#{self.pointer}: {self.level.value}: {self.message}"
+        # File names, pointers and quoted schema text may hold anything; one line each.
+        return printable_text(f"{self.file}#{self.pointer}: {self.level.value}: {self.message}")
 
 
 def error(file: str, pointer: str, message: str) -> Diagnostic:

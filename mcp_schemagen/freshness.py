@@ -11,11 +11,11 @@ from mcp_schemagen.manifest import HANDLERS_MODULE, outputs_match, read_manifest
 from mcp_schemagen.provenance import sha256_text
 
 
-def is_fresh(root: Path) -> bool:
+def is_fresh(root: Path, *, allow_outside: bool = False) -> bool:
     """True only when the manifest proves the package current: same inputs, generated
     files untouched, and the handler module needing no signature update. False means
     "run the pipeline to find out", never "stale" by itself."""
-    config = load_config(root)
+    config = load_config(root, allow_outside=allow_outside)
     previous = read_manifest(config.package_dir)
     if previous is None or previous.inputs != input_digests(config):
         return False
@@ -31,4 +31,7 @@ def is_fresh(root: Path) -> bool:
     # only now, to tell a body edit from a signature that must change.
     from mcp_schemagen.handlers.file import is_current, spec_from_json
 
-    return is_current(current, spec_from_json(previous.handlers))
+    try:
+        return is_current(current, spec_from_json(previous.handlers))
+    except Exception:  # a record read from disk may hold anything
+        return False  # a damaged record: the slow path, which never reads it, decides

@@ -8,6 +8,17 @@ from typing import Any
 from mcp_schemagen.tools import ToolSource
 from mcp_schemagen.typegen import TypedModule
 
+# Re-exported by types.py beside every tool's types, so that handler signatures need one
+# import; no tool's type may take one of these names.
+CONTENT_TYPES = (
+    "AudioContent",
+    "ContentBlock",
+    "EmbeddedResource",
+    "ImageContent",
+    "ResourceLink",
+    "TextContent",
+)
+
 
 @dataclass(frozen=True)
 class Parameter:

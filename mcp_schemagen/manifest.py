@@ -9,6 +9,7 @@ an input it does not list (a new tool file) or an edited output also means "run"
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,10 +38,21 @@ class Manifest:
         return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
 
 
+# What an output path in a manifest may look like: folders and files inside the package,
+# no absolute path, no "..", no hidden or drive-relative names. The manifest is read back
+# from disk, so it may have been edited; an entry it lists decides what `check` reads and
+# what `build` may remove, and must never lead outside the package.
+_OUTPUT_PATH = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\Z")
+
+
+def is_package_path(relative: str) -> bool:
+    return bool(_OUTPUT_PATH.match(relative)) and relative not in (MANIFEST_NAME, HANDLERS_MODULE)
+
+
 def read_manifest(package_dir: Path) -> Manifest | None:
     try:
         document: Any = json.loads((package_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
-        return Manifest(
+        manifest = Manifest(
             inputs=dict(document["inputs"]),
             outputs=dict(document["outputs"]),
             handlers_sha256=str(document["handlers_sha256"]),
@@ -48,12 +60,18 @@ def read_manifest(package_dir: Path) -> Manifest | None:
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent or damaged: the slow path decides
+    if not all(isinstance(r, str) and is_package_path(r) for r in manifest.outputs):
+        return None  # edited to point elsewhere: treated as damaged, never followed
+    return manifest
 
 
 def outputs_match(package_dir: Path, outputs: dict[str, str]) -> bool:
     for relative, digest in outputs.items():
+        path = package_dir / relative
+        if path.is_symlink() or not path.is_file():
+            return False  # the build writes regular files; anything else is not its output
         try:
-            if sha256_text((package_dir / relative).read_bytes()) != digest:
+            if sha256_text(path.read_bytes()) != digest:
                 return False
         except OSError:
             return False

@@ -42,6 +42,23 @@ def string_literal(text: str) -> str:
     return "".join(_escape(c) for c in text).join('""')
 
 
+def comment_text(text: str) -> str:
+    """``text`` made safe for a ``#`` comment of generated code, ASCII only: a line break
+    (``\\n``, a bare ``\\r``, U+2028...) would end the comment and start a statement, and a
+    bidi control would reorder how the source reads, so every character outside printable
+    ASCII is escaped exactly as in string_literal."""
+    return "".join(c if 0x20 <= ord(c) < 0x7F else _escape(c) for c in text)
+
+
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def printable_text(text: str) -> str:
+    """``text`` for a terminal: line breaks, controls, bidi controls and lone surrogates
+    (file names that are not UTF-8) escaped as in string_literal, other characters kept."""
+    return "".join(_escape(c) if unicodedata.category(c) in _UNPRINTABLE else c for c in text)
+
+
 def _escape(char: str) -> str:
     if char in '"\\':
         return "\\" + char

@@ -12,6 +12,7 @@ from pathlib import Path
 from mcp_schemagen import specs
 from mcp_schemagen.compile import compile_tools
 from mcp_schemagen.config import Config, load_config
+from mcp_schemagen.containment import package_link_problems
 from mcp_schemagen.diagnostics import (
     BuildError,
     Diagnostic,
@@ -26,7 +27,7 @@ from mcp_schemagen.handlers.file import handlers_file, spec_to_json
 from mcp_schemagen.handlers.signatures import handler_module_spec
 from mcp_schemagen.manifest import MANIFEST_NAME, Manifest, read_manifest
 from mcp_schemagen.protocol_models import module_name, render_protocol_init, render_protocol_module
-from mcp_schemagen.provenance import sha256_text
+from mcp_schemagen.provenance import carries_header, sha256_text
 from mcp_schemagen.render import render_package
 from mcp_schemagen.tool_checks import check_tool
 from mcp_schemagen.tools import ToolSource, load_tools
@@ -73,8 +74,10 @@ def _duplicate_names(sources: list[ToolSource]) -> list[Diagnostic]:
 
 
 def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
-    sources, problems, files = load_tools(config.root, config.tool_globs)
-    if not files:
+    sources, problems, files = load_tools(
+        config.root, config.tool_globs, allow_outside=config.allow_outside
+    )
+    if not files and not problems:  # matches leading outside are reported already
         globs = ", ".join(config.tool_globs)
         problems.append(
             error(
@@ -89,8 +92,11 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
     return sources, problems
 
 
-def plan(root: Path, progress: Progress = quiet) -> Plan:
-    config = load_config(root)
+def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False) -> Plan:
+    config = load_config(root, allow_outside=allow_outside)
+    links = package_link_problems(config.package_dir, str(config.pyproject))
+    if links:
+        raise BuildError(links)
     try:
         sources, problems = check_sources(config)
     except specs.SpecError as exc:
@@ -139,7 +145,7 @@ def plan(root: Path, progress: Progress = quiet) -> Plan:
     stale = sorted(
         config.package_dir / relative
         for relative in (previous.outputs if previous else {})
-        if relative not in outputs and (config.package_dir / relative).is_file()
+        if relative not in outputs and carries_header(config.package_dir / relative)
     )
     files.append(handlers)
     files.append(OutputFile(config.package_dir / MANIFEST_NAME, manifest.to_text()))

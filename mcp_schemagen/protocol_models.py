@@ -44,6 +44,7 @@ from dataclasses import asdict
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import unquote
 
 import datamodel_code_generator as dmcg
 from datamodel_code_generator import CustomFileHeaderMode, InputFileType, LiteralType, PythonVersion
@@ -201,6 +202,7 @@ def prepare_schema(document: Mapping[str, Any]) -> dict[str, Any]:
     key = next((k for k in _DEFINITION_KEYS if isinstance(prepared.get(k), dict)), None)
     if key is None:
         return prepared
+    _rename_definitions(prepared, key)
     definitions: dict[str, Any] = prepared[key]
     # Discriminators first: a discriminated union that is an array's items becomes a
     # class, so it is marked before hoisting decides what becomes a class.
@@ -209,6 +211,35 @@ def prepare_schema(document: Mapping[str, Any]) -> dict[str, Any]:
         _mark_discriminated_union(node, definitions)
     _Hoister(definitions, key).hoist_all()
     return prepared
+
+
+def _rename_definitions(document: dict[str, Any], key: str) -> None:
+    """Give a definition whose name is no Python identifier a path-style name.
+
+    2024-10-07 names one after a TypeScript type, ``Record<string,string>``, referred to
+    percent-encoded (the patched form, see specs/patches.toml). DMCG would neither decode
+    the reference nor keep the name; ``RecordStringString`` is named here instead, and
+    every reference to it (encoded or not) is rewritten.
+    """
+    definitions: dict[str, Any] = document[key]
+    new_names: dict[str, str] = {}
+    taken = set(definitions)
+    for name in definitions:
+        if not name.isidentifier():
+            new = _pascal(name)
+            while new in taken:
+                new += "Inline"
+            taken.add(new)
+            new_names[name] = new
+    if not new_names:
+        return
+    # Rebuilt in the original order: renaming moves no class in the module.
+    document[key] = {new_names.get(name, name): node for name, node in definitions.items()}
+    targets = {f"#/{key}/{old}": f"#/{key}/{new}" for old, new in new_names.items()}
+    for node in _schema_nodes(document):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and unquote(ref) in targets:
+            node["$ref"] = targets[unquote(ref)]
 
 
 class _Hoister:

@@ -30,6 +30,11 @@ _CONSEQUENCES = {
     "execution": "the tool without execution (task support is not advertised)",
     "_meta": "the tool without _meta",
 }
+# A revision whose tools/call result is a bare JSON value (2024-10-07's toolResult).
+_BARE_RESULT = (
+    "the tool without outputSchema; structured results reach them as the toolResult value "
+    "itself, with no schema to check it against"
+)
 _OBJECT_ROOT = (
     "the tool without outputSchema, because this revision requires an object at its root; "
     "structured results reach them as text only"
@@ -44,12 +49,14 @@ def all_published(
     omissions: list[Omission] = []
     for name in revisions:
         forms[name], lost = BY_NAME[name].publish_tool(definition)
+        bare = "toolResult" in BY_NAME[name].call_result_fields
         for field, reason in lost:
-            consequence = (
-                _OBJECT_ROOT
-                if reason == "object-root"
-                else _CONSEQUENCES.get(field, f"the tool without {field}")
-            )
+            if reason == "object-root":
+                consequence = _OBJECT_ROOT
+            elif field == "outputSchema" and bare:
+                consequence = _BARE_RESULT
+            else:
+                consequence = _CONSEQUENCES.get(field, f"the tool without {field}")
             omissions.append(Omission(name, field, consequence))
     return forms, omissions
 

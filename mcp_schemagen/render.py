@@ -14,24 +14,15 @@ import jinja2
 from mcp_schemagen.config import Config
 from mcp_schemagen.formatting import format_python
 from mcp_schemagen.imports import sort_imports, sorted_names
-from mcp_schemagen.ir import Tool
+from mcp_schemagen.ir import CONTENT_TYPES, Tool
 from mcp_schemagen.naming import docstring_literal, string_literal
 from mcp_schemagen.provenance import header
 from mcp_schemagen.resources import data_dir
 from mcp_schemagen.runtime.protocol import newest
 from mcp_schemagen.runtime.registry import DispatchRow
 from mcp_schemagen.runtime_copy import runtime_sources
+from mcp_schemagen.typegen import beyond_64_bits
 from mcp_schemagen.write import OutputFile
-
-# Re-exported by types.py, so that handler signatures need one import.
-CONTENT_TYPES = (
-    "AudioContent",
-    "ContentBlock",
-    "EmbeddedResource",
-    "ImageContent",
-    "ResourceLink",
-    "TextContent",
-)
 
 
 @cache
@@ -104,6 +95,7 @@ def render_package(
     Each header lists the inputs its module depends on, so editing one tool file changes
     the headers of that tool's modules and of the shared ones, not of every module."""
     top = header(inputs.items())
+    table = {t.name: _ordered_row(dispatch_row(t)) for t in tools}
     settings = header([("pyproject.toml", inputs["pyproject.toml"])])
     package = config.package_dir
     files = {
@@ -118,10 +110,12 @@ def render_package(
         ),
         "__main__.py": _template("__main__.py.jinja", header=settings, package=config.package),
         "api.py": _template("api.py.jinja", header=header([])),
+        "asgi.py": _template("asgi.py.jinja", header=settings, package=config.package),
         "_dispatch.py": _template(
             "_dispatch.py.jinja",
             header=top,
-            data=raw_json_literal_body({t.name: _ordered_row(dispatch_row(t)) for t in tools}),
+            data=raw_json_literal_body(table),
+            exact_integers=beyond_64_bits(table),
             tools=[{"name_literal": string_literal(t.name), "function": t.function} for t in tools],
             server_name=string_literal(config.server_name),
             server_version=string_literal(config.server_version),

@@ -42,8 +42,18 @@ RUNTIME_DEPENDENCIES: Final = (
 # Only PACKAGE.protocol (models of the protocol messages) imports pydantic; the server never
 # loads it, so it is an extra rather than a run-time dependency.
 PROTOCOL_DEPENDENCIES: Final = ("pydantic>=2.9,<3",)
+# `python -m PACKAGE --http` serves with uvicorn; `--store redis://…` shares sessions
+# between workers through redis-py. Imported only on those paths, so they are an extra.
+HTTP_DEPENDENCIES: Final = ("uvicorn>=0.30,<1", "redis>=5,<9")
 # Besides mcp-codegen itself, pinned to the version that generated the package.
 DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3")
+
+# The protocol revisions the official Python SDK client of DEV_DEPENDENCIES negotiates
+# (checked against the installed SDK by the tests). The project's server tests drive that
+# client when the server speaks one of them; a server that speaks only 2024-10-07, the
+# pre-release no SDK client of this generation negotiates, gets tests that speak
+# JSON-RPC over stdio themselves.
+SDK_CLIENT_REVISIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
 HOOK_ID: Final = "mcp-codegen-check"
 # Where mcp-codegen is published, for the pre-commit hook and `pip install`. The installed
@@ -196,13 +206,17 @@ def project_files(root: Path, name: str, revisions: Sequence[str] | None) -> lis
         "revisions": json.dumps(list(revisions)) if revisions else "",
         "runtime_dependencies": RUNTIME_DEPENDENCIES,
         "protocol_dependencies": PROTOCOL_DEPENDENCIES,
+        "http_dependencies": HTTP_DEPENDENCIES,
         "dev_dependencies": DEV_DEPENDENCIES,
         "hook_repository": hook_repository(),
         "hook_rev": f"v{__version__}",
         "hook_id": HOOK_ID,
     }
     files = []
+    sdk_client = revisions is None or any(r in SDK_CLIENT_REVISIONS for r in revisions)
     for template, target in _FILES:
+        if target == "tests/test_server.py" and not sdk_client:
+            template = "tests/test_server_toolresult.py.jinja"
         text = _environment().get_template(template).render(**values)
         files.append(OutputFile(root / target.format(package=name), text))
     return files

@@ -10,7 +10,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 import jsonschema
 import jsonschema.exceptions
 
-from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.runtime.validation import compile_validator
 
 DRAFT7 = "draft7"
@@ -53,6 +53,42 @@ def check_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
     if problems:
         return problems
     return _compile_problems(schema, file, pointer)
+
+
+# Keywords datamodel-code-generator reads as instructions: imports, base classes, field
+# names. Type generation drops every non-standard keyword (typegen.TYPE_KEYWORDS); these
+# get a warning, since their author expects an effect they will not have.
+_GENERATOR_INSTRUCTIONS = frozenset(
+    {
+        "customTypePath",
+        "customBasePath",
+        "default_factory",
+        "x-python-type",
+        "x-python-import",
+        "x-python-union-branch",
+        "x-python-unserializable",
+        "x-is-base-class",
+        "x-is-classvar",
+        "x-enum-varnames",
+        "x-enumNames",
+        "x-datamodel-code-generator-field-name",
+    }
+)
+
+
+def generator_instruction_warnings(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+    return [
+        warning(
+            file,
+            pointer_join(node.pointer, key),
+            f"{key!r} is an instruction to datamodel-code-generator (imports, base classes, "
+            "names); mcp-codegen ignores it when generating Python types, because schema text "
+            "never chooses what generated code imports. Clients still receive it as written",
+        )
+        for node in _nodes(schema, pointer, "", schema)
+        for key in node.schema
+        if key in _GENERATOR_INSTRUCTIONS
+    ]
 
 
 def _metaschema_problems(schema: Any, dialect: str, file: str, pointer: str) -> list[Diagnostic]:

@@ -65,7 +65,9 @@ def pinned_revisions() -> tuple[Revision, ...]:
             name=entry["name"],
             commit=entry["commit"],
             sha256=entry["sha256"],
-            upstream_url=template.format(commit=entry["commit"], revision=entry["name"]),
+            upstream_url=entry.get("upstream", template).format(
+                commit=entry["commit"], revision=entry["name"]
+            ),
         )
         for entry in lock["revision"]
     )

@@ -13,8 +13,9 @@ import jsonschema.exceptions
 
 from mcp_schemagen import specs
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.header_checks import check_mcp_headers
 from mcp_schemagen.publish import all_published, known_tool_fields
-from mcp_schemagen.schema_checks import check_schema
+from mcp_schemagen.schema_checks import check_schema, generator_instruction_warnings
 from mcp_schemagen.tools import ToolSource
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
@@ -109,7 +110,9 @@ def check_schemas(source: ToolSource) -> list[Diagnostic]:
     for key in ("inputSchema", "outputSchema"):
         if key in source.definition:
             value: Any = source.definition[key]
-            problems.extend(check_schema(value, source.file, pointer_join(source.pointer, key)))
+            where = pointer_join(source.pointer, key)
+            problems.extend(check_schema(value, source.file, where))
+            problems.extend(generator_instruction_warnings(value, source.file, where))
     return problems
 
 
@@ -117,4 +120,7 @@ def check_tool(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnosti
     problems = check_name(source) + check_fields(source)
     problems += check_against_revisions(source, revisions)
     problems += check_schemas(source)
+    if "inputSchema" in source.definition:
+        where = pointer_join(source.pointer, "inputSchema")
+        problems += check_mcp_headers(source.definition["inputSchema"], source.file, where)
     return problems

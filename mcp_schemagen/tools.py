@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from mcp_schemagen.containment import outside_message
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 
 
@@ -60,28 +63,160 @@ _StrictYamlLoader.add_constructor(
 )
 
 
+# Bounds on what a tool file may hold, checked before anything is built from it: a few
+# hundred bytes of YAML aliases expand to billions of nodes, and nesting beyond what the
+# later stages (Python's recursion limit) handle would end in a traceback, not a message.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_NODES = 200_000
+MAX_DEPTH = 64
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+class _Recursive(ValueError):
+    pass
+
+
+def _bounded_yaml(node: yaml.Node) -> None:
+    """Raise _TooLarge when ``node``, with every alias expanded, holds more than MAX_NODES
+    nodes or nests deeper than MAX_DEPTH. Each node is measured once (aliases share their
+    node), so a bomb is measured in time linear in its size, never expanded."""
+    sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (expanded node count, depth)
+    active: set[int] = set()
+
+    def measure(current: yaml.Node) -> tuple[int, int]:
+        key = id(current)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise _Recursive()
+        active.add(key)
+        count, depth = 1, 1
+        children: list[yaml.Node] = []
+        if isinstance(current, yaml.SequenceNode):
+            children = list(current.value)
+        elif isinstance(current, yaml.MappingNode):
+            children = [child for pair in current.value for child in pair]
+        for child in children:
+            child_count, child_depth = measure(child)
+            count, depth = count + child_count, max(depth, child_depth + 1)
+            if count > MAX_NODES:
+                raise _TooLarge(f"more than {MAX_NODES:,} values once aliases are expanded")
+            if depth > MAX_DEPTH:
+                raise _TooLarge(f"nested more than {MAX_DEPTH} levels deep")
+        active.discard(key)
+        sizes[key] = (count, depth)
+        return count, depth
+
+    measure(node)
+
+
+def _bounded(document: Any) -> None:
+    """The same bounds for a parsed JSON document (no aliases), walked without recursion."""
+    count, pending = 0, [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise _TooLarge(f"more than {MAX_NODES:,} values")
+        if depth > MAX_DEPTH:
+            raise _TooLarge(f"nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, dict):
+            pending.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
+
+
+def _load_yaml(text: str) -> Any:
+    loader = _StrictYamlLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _bounded_yaml(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+_LIMIT_HINT = "split the tool into smaller files or flatten the schema with $defs and $ref"
+
+
 def parse_file(path: Path, label: str) -> tuple[Any, list[Diagnostic]]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        return None, [error(label, "", f"not UTF-8 text: {exc}")]
-    if path.suffix == ".json":
-        try:
-            return json.loads(text, object_pairs_hook=_no_duplicates), []
-        except _DuplicateKey as exc:
-            return None, [
-                error(label, "", f"duplicate key {exc.args[0]!r}; JSON keys must be unique")
-            ]
-        except json.JSONDecodeError as exc:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
             return None, [
                 error(
-                    label, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                    label,
+                    "",
+                    f"file is {size:,} bytes; tool files may be at most {MAX_FILE_BYTES:,}",
                 )
             ]
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [error(label, "", f"not UTF-8 text: {exc}")]
+    except OSError as exc:
+        return None, [error(label, "", f"cannot be read: {exc.strerror or exc}")]
     try:
-        return yaml.load(text, Loader=_StrictYamlLoader), []
+        if path.suffix == ".json":
+            document = json.loads(text, object_pairs_hook=_no_duplicates)
+            _bounded(document)
+            return document, []
+        return _load_yaml(text), []
+    except _DuplicateKey as exc:
+        return None, [error(label, "", f"duplicate key {exc.args[0]!r}; JSON keys must be unique")]
+    except json.JSONDecodeError as exc:
+        return None, [
+            error(label, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        ]
     except yaml.YAMLError as exc:
         return None, [error(label, "", f"not valid YAML: {exc}".replace("\n", " "))]
+    except _TooLarge as exc:
+        return None, [error(label, "", f"too large to build: {exc}; {_LIMIT_HINT}")]
+    except _Recursive:
+        return None, [
+            error(
+                label,
+                "",
+                "a YAML alias refers to a node that contains it; JSON has no recursive values, "
+                'so describe recursion with "$ref"',
+            )
+        ]
+    except RecursionError:
+        return None, [
+            error(
+                label,
+                "",
+                f"too large to build: nested more than {MAX_DEPTH} levels deep; {_LIMIT_HINT}",
+            )
+        ]
+    except ValueError as exc:
+        if "digits" not in str(exc):
+            raise
+        # int() refuses integers of more than sys.get_int_max_str_digits() digits.
+        return None, [
+            error(
+                label,
+                "",
+                f"an integer has more than {sys.get_int_max_str_digits()} digits, more than "
+                "can be read safely; write a shorter number",
+            )
+        ]
+
+
+_NOT_UNICODE = (
+    "is not valid Unicode: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape), "
+    "which no client can decode; write the character itself or a valid surrogate pair"
+)
+
+
+def _lone_surrogate(text: str) -> bool:
+    # JSON "\ud800" escapes and YAML "\ud800" both decode to a lone surrogate; such text
+    # cannot be encoded as UTF-8, so the server would die sending it.
+    return any("\ud800" <= c <= "\udfff" for c in text)
 
 
 def _not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
@@ -92,6 +227,8 @@ def _not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
         for key, item in value.items():
             if not isinstance(key, str):
                 found.append(error(label, pointer, f"key {key!r} is not a string; quote it"))
+            elif _lone_surrogate(key):
+                found.append(error(label, pointer_join(pointer, key), f"this key {_NOT_UNICODE}"))
             else:
                 found.extend(_not_json(item, label, pointer_join(pointer, key)))
         return found
@@ -103,6 +240,8 @@ def _not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
         ]
     if isinstance(value, float) and not math.isfinite(value):
         return [error(label, pointer, f"{value} is not a JSON number; use a finite number")]
+    if isinstance(value, str) and _lone_surrogate(value):
+        return [error(label, pointer, f"this text {_NOT_UNICODE}")]
     if value is None or isinstance(value, str | int | float | bool):
         return []
     return [
@@ -155,21 +294,64 @@ def tool_label(root: Path, path: Path) -> str:
     )
 
 
-def find_tool_files(root: Path, globs: Iterable[str]) -> list[Path]:
+def _file_name_problem(label: str) -> str | None:
+    """Why a tool file's name cannot be used, if it cannot: the name is printed in
+    diagnostics and recorded in the headers of generated modules and in the manifest."""
+    if _lone_surrogate(label):  # how Python names bytes that are not UTF-8
+        return "the file name is not valid UTF-8; rename the file"
+    if any(unicodedata.category(c) in _UNPRINTABLE for c in label):
+        return (
+            "the file name holds control, line-break or bidi characters, which would "
+            "disguise what diagnostics and generated headers say; rename the file"
+        )
+    return None
+
+
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def find_tool_files(root: Path, globs: Iterable[str], *, allow_outside: bool = False) -> list[Path]:
+    """Every tool file the globs match; unless ``allow_outside``, only those inside the
+    project once links are followed (outside_tool_files names the others)."""
     # Sorted by label so the order never depends on the file system.
     matches = {p.resolve() for pattern in globs for p in root.glob(pattern) if p.is_file()}
+    if not allow_outside:
+        matches = {p for p in matches if p.is_relative_to(root.resolve())}
     return sorted(matches, key=lambda p: tool_label(root, p))
 
 
+def outside_tool_files(root: Path, globs: Iterable[str]) -> list[str]:
+    """The matches of ``globs`` that lead outside the project, by the name they have in it."""
+    resolved_root = root.resolve()
+    return sorted(
+        {
+            p.relative_to(root).as_posix() if p.is_relative_to(root) else p.as_posix()
+            for pattern in globs
+            for p in root.glob(pattern)
+            if p.is_file() and not p.resolve().is_relative_to(resolved_root)
+        }
+    )
+
+
 def load_tools(
-    root: Path, globs: Iterable[str]
+    root: Path, globs: Iterable[str], *, allow_outside: bool = False
 ) -> tuple[list[ToolSource], list[Diagnostic], list[Path]]:
-    """Every tool of the project, its problems, and the files read (for provenance)."""
+    """Every tool of the project, its problems, and the files read (for provenance).
+    A match that leads outside the project is reported, never read (unless allowed)."""
     sources: list[ToolSource] = []
     problems: list[Diagnostic] = []
-    files = find_tool_files(root, globs)
+    files = find_tool_files(root, globs, allow_outside=allow_outside)
+    if not allow_outside:
+        problems.extend(
+            error(name, "", outside_message("this tool file (a symbolic link)"))
+            for name in outside_tool_files(root, globs)
+        )
     for path in files:
         label = tool_label(root, path)
+        name_problem = _file_name_problem(label)
+        if name_problem:
+            problems.append(error(label, "", name_problem))
+            continue
         document, parse_problems = parse_file(path, label)
         problems.extend(parse_problems)
         if parse_problems:

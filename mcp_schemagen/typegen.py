@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
 from datamodel_code_generator import generate
 from datamodel_code_generator.enums import DataModelType, InputFileType
@@ -88,6 +89,84 @@ def _run_generator(schema: Any, root: str, cache_dir: Path | None) -> str:
     return body
 
 
+# Keywords of JSON Schema 2020-12 and draft-07 (the dialects a tool schema may use); any
+# other key is dropped before type generation (see _Shield._walk).
+_SCHEMAS = frozenset(
+    {
+        "additionalProperties",
+        "propertyNames",
+        "contains",
+        "not",
+        "if",
+        "then",
+        "else",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "additionalItems",
+        "contentSchema",
+        "items",  # a schema, or a list of schemas in draft-07
+    }
+)
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+_DEFINITIONS = frozenset({"$defs", "definitions"})
+_SCHEMA_MAPS = frozenset({"dependentSchemas", "dependencies"})
+_VALUES = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$ref",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$comment",
+        "$vocabulary",
+        "type",
+        "enum",
+        "const",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "maxLength",
+        "minLength",
+        "pattern",
+        "maxItems",
+        "minItems",
+        "uniqueItems",
+        "maxContains",
+        "minContains",
+        "maxProperties",
+        "minProperties",
+        "required",
+        "dependentRequired",
+        "format",
+        "contentEncoding",
+        "contentMediaType",
+        "title",
+        "description",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "examples",
+        "properties",
+        "patternProperties",
+    }
+)
+TYPE_KEYWORDS = _SCHEMAS | _SCHEMA_LISTS | _SCHEMA_MAPS | _DEFINITIONS | _VALUES
+
+
+def beyond_64_bits(value: Any) -> bool:
+    """Whether a JSON value holds an integer beyond 64 bits: orjson reads one as a float,
+    and mypy refuses one in a Literal, yet what clients receive must be what the file says."""
+    if isinstance(value, dict):
+        return any(beyond_64_bits(v) for v in value.values())
+    if isinstance(value, list):
+        return any(beyond_64_bits(v) for v in value)
+    return type(value) is int and not -(2**63) < value < 2**63
+
+
 def _is_plain(text: str) -> bool:
     return all(" " <= c <= "~" and c not in "'\"\\" for c in text)
 
@@ -112,37 +191,75 @@ class _Shield:
         self._tokens: dict[str, str] = {}
         self.schema = self._walk(schema)
 
-    def _token(self, value: str) -> str:
-        if _is_plain(value):
+    def _token(self, value: str, *, always: bool = False) -> str:
+        if value in self._tokens:
+            return self._tokens[value]
+        if _is_plain(value) and not always:
             return value
-        if value not in self._tokens:
-            token = f"mcpcgtok-{self._salt}-{len(self._tokens)}-z"
-            self._tokens[value] = token
-            self.originals[token] = value
-        return self._tokens[value]
+        token = f"mcpcgtok-{self._salt}-{len(self._tokens)}-z"
+        self._tokens[value] = token
+        self.originals[token] = value
+        return token
 
     def _data(self, value: Any) -> Any:
         return self._token(value) if isinstance(value, str) else value
 
+    def _name(self, name: str) -> str:
+        # datamodel-code-generator renames a key with a leading underscore (``_id`` becomes
+        # ``field_id``), which would type a key the schema does not have: shielded, the
+        # key is kept exactly, in a functional TypedDict.
+        return self._token(name, always=name.startswith("_"))
+
+    def _definition(self, name: str) -> str:
+        # A dot in a definition's name makes the generator write a module per part (and
+        # return several modules): such names are shielded like property names.
+        return self._token(name, always="." in name)
+
+    def _reference(self, reference: str) -> str:
+        """``reference`` pointing at the shielded name of a definition it names."""
+        fragment = reference.removeprefix("#")
+        parts = fragment.split("/")
+        if not reference.startswith("#/") or len(parts) < 3 or parts[1] not in _DEFINITIONS:
+            return reference
+        name = unquote(parts[2]).replace("~1", "/").replace("~0", "~")
+        parts[2] = quote(self._definition(name).replace("~", "~0").replace("/", "~1"), safe="")
+        return "#" + "/".join(parts)
+
     def _walk(self, node: Any) -> Any:
-        if isinstance(node, list):
-            return [self._walk(item) for item in node]
+        """A copy of the schema ``node`` holding only standard JSON Schema keywords: the
+        generator reads extension keywords (customTypePath, x-python-import...) as
+        instructions for imports and base classes, and schema text must never choose
+        what generated code imports."""
         if not isinstance(node, dict):
-            return node
+            return node  # a boolean schema
         shielded: dict[str, Any] = {}
         for key, value in node.items():
+            if key not in TYPE_KEYWORDS:
+                continue
+            if key in ("enum", "const") and beyond_64_bits(value):
+                continue  # type checkers refuse such a Literal; the type widens to int
             if key == "enum" and isinstance(value, list):
                 shielded[key] = [self._data(v) for v in value]
             elif key == "const":
                 shielded[key] = self._data(value)
             elif key == "required" and isinstance(value, list):
-                shielded[key] = [self._data(v) for v in value]
-            elif key in ("properties", "patternProperties") and isinstance(value, dict):
-                shielded[key] = {self._token(k): self._walk(v) for k, v in value.items()}
+                shielded[key] = [self._name(v) if isinstance(v, str) else v for v in value]
             elif key in ("default", "examples"):
-                shielded[key] = value
-            else:
+                shielded[key] = value  # data, never a schema
+            elif key in ("properties", "patternProperties") and isinstance(value, dict):
+                shielded[key] = {self._name(k): self._walk(v) for k, v in value.items()}
+            elif key in _DEFINITIONS and isinstance(value, dict):
+                shielded[key] = {self._definition(k): self._walk(v) for k, v in value.items()}
+            elif key in _SCHEMA_MAPS and isinstance(value, dict):
+                shielded[key] = {k: self._walk(v) for k, v in value.items()}
+            elif key == "$ref" and isinstance(value, str):
+                shielded[key] = self._reference(value)
+            elif key in _SCHEMA_LISTS and isinstance(value, list):
+                shielded[key] = [self._walk(v) for v in value]
+            elif key in _SCHEMAS:
                 shielded[key] = self._walk(value)
+            else:
+                shielded[key] = value
         return shielded
 
     def restore(self, source: str) -> str:

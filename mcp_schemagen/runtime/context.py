@@ -53,6 +53,23 @@ class Context:
     def protocol_version(self) -> str:
         return self.revision.name
 
+    @property
+    def progress_token(self) -> RequestId | None:
+        """The request's ``_meta.progressToken``; None when the client wants no progress."""
+        return self._progress_token
+
+    @property
+    def client_capabilities(self) -> dict[str, Any]:
+        """What the client declared it can do (initialize's capabilities, or this
+        request's ``_meta`` clientCapabilities in 2026-07-28)."""
+        return self._session.client_capabilities
+
+    def close_stream(self) -> None:
+        """Over HTTP (2025-11-25), end this call's SSE stream now; the client reconnects
+        with ``Last-Event-ID`` and receives what follows, from any worker. Elsewhere a
+        no-op."""
+        self._session.close_stream()
+
     def log(self, level: str, data: Any, *, logger: str | None = None) -> None:
         """Send ``notifications/message`` when the client asked for ``level`` or lower:
         by logging/setLevel (up to 2025-11-25) or by this request's ``_meta`` logLevel

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from .protocol import Revision
+from .result import UNSET
 
 _REQUIRED: Mapping[str, tuple[str, ...]] = {
     "text": ("text",),
@@ -51,17 +52,28 @@ def text_block(value: str) -> dict[str, Any]:
     return {"type": "text", "text": value}
 
 
+def data_of(value: Any) -> Any:
+    """The JSON value of a return value that is data rather than text or content (an
+    object that is no content block, a number, a model, a dataclass); ``UNSET`` for
+    None, text, a content block or a list. Content blocks carry data as JSON text;
+    a revision whose result is a bare JSON value (2024-10-07) sends the value itself."""
+    if value is None or isinstance(value, str | list | tuple):
+        return UNSET
+    if isinstance(value, dict):
+        return UNSET if isinstance(value.get("type"), str) else value
+    return json_value(value)
+
+
 def content_of(value: Any) -> list[Any]:
     """Content blocks from the return value of a tool without outputSchema."""
     if value is None:
         return []
     if isinstance(value, str):
         return [text_block(value)]
-    if isinstance(value, dict):
-        return [value] if isinstance(value.get("type"), str) else [text_block(json_text(value))]
     if isinstance(value, list | tuple):
         return [text_block(item) if isinstance(item, str) else item for item in value]
-    return [text_block(json_text(json_value(value)))]
+    data = data_of(value)
+    return [value] if data is UNSET else [text_block(json_text(data))]
 
 
 def for_revision(blocks: list[Any], revision: Revision) -> list[Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -9,6 +10,15 @@ import orjson
 RequestId = str | int
 
 _dumps = orjson.dumps
+
+
+def dumps_exact(value: Any) -> bytes:
+    """JSON bytes of ``value``, also when it holds an integer beyond 64 bits (which orjson
+    refuses): for data the server publishes as its tool files say it, like tools/list."""
+    try:
+        return _dumps(value)
+    except orjson.JSONEncodeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 class RpcError(Exception):

@@ -47,7 +47,8 @@ LOG_LEVELS: tuple[str, ...] = (
 LOG_RANK: Mapping[str, int] = {level: rank for rank, level in enumerate(LOG_LEVELS)}
 
 _ANNOTATIONS_2024 = frozenset({"audience", "priority"})
-_BLOCK_2024 = frozenset({"type", "annotations"})
+_BLOCK_2024_10 = frozenset({"type"})  # no annotations yet
+_BLOCK_2024 = _BLOCK_2024_10 | {"annotations"}
 _BLOCK_2025_06 = _BLOCK_2024 | {"_meta"}
 _RESOURCE_LINK = frozenset(
     {"type", "annotations", "_meta", "uri", "name", "title", "description", "mimeType", "size"}
@@ -79,7 +80,12 @@ class Omission(NamedTuple):
 
 
 class Revision:
-    """2024-11-05: the first revision with a tools chapter as published.
+    """2024-10-07: the first tagged revision (a pre-release), the root of the chain.
+
+    Its ``tools/call`` result is ``{"toolResult": <any JSON value>}``: no content blocks,
+    no error flag; errors that originate in the tool are reported inside that value (as
+    its CallToolResult's description says), invalid arguments and unknown tools are
+    JSON-RPC -32602 errors whose ``data.reason`` says why (as its Tools chapter shows).
 
     Instances are immutable singletons (one per class, in :data:`REVISIONS`); compare
     them by identity or by ``name``.
@@ -87,22 +93,28 @@ class Revision:
 
     __slots__ = ()
 
-    name: str = "2024-11-05"
+    name: str = "2024-10-07"
+    # Spoken only when a project lists it: no published client of the protocol's public
+    # release asks for it (see README, "Protocol revisions").
+    opt_in: bool = True
     stateless: bool = False  # no initialize: every request carries the `_meta` envelope
     batching: bool = False  # JSON-RPC batches allowed
+    sse_priming: bool = False  # Streamable HTTP: SSE streams open with a priming event
     methods: frozenset[str] = frozenset(
         {"initialize", "ping", "tools/list", "tools/call", "logging/setLevel"}
     )
     # Fields of each message as the schema defines them (checked by the tests).
     tool_fields: frozenset[str] = frozenset({"name", "description", "inputSchema"})
     tool_annotations: frozenset[str] = frozenset()
-    content: Mapping[str, frozenset[str]] = _blocks(_BLOCK_2024, audio=False, link=None)
-    annotations: frozenset[str] = _ANNOTATIONS_2024
+    # Content blocks the revision defines (in 2024-10-07 for prompts only: a tool result
+    # carries them inside its toolResult value).
+    content: Mapping[str, frozenset[str]] = _blocks(_BLOCK_2024_10, audio=False, link=None)
+    annotations: frozenset[str] = frozenset()
     resource_contents: frozenset[str] = frozenset({"uri", "mimeType", "text", "blob"})
-    call_result_fields: frozenset[str] = frozenset({"_meta", "content", "isError"})
+    call_result_fields: frozenset[str] = frozenset({"_meta", "toolResult"})
     list_result_fields: frozenset[str] = frozenset({"_meta", "nextCursor", "tools"})
     initialize_result_fields: frozenset[str] = frozenset(
-        {"_meta", "capabilities", "instructions", "protocolVersion", "serverInfo"}
+        {"_meta", "capabilities", "protocolVersion", "serverInfo"}
     )
     progress_fields: frozenset[str] = frozenset({"progressToken", "progress", "total"})
 
@@ -146,20 +158,40 @@ class Revision:
 
     def text_result(self, text: str) -> dict[str, Any]:
         """The CallToolResult of a handler that returned plain text (the common case)."""
-        return {"content": [{"type": "text", "text": text}]}
+        return {"toolResult": text}
 
-    def call_result(self, content: list[Any], structured: Any, is_error: bool) -> dict[str, Any]:
+    def call_result(
+        self, content: list[Any], structured: Any, is_error: bool, data: Any = UNSET
+    ) -> dict[str, Any]:
         """A CallToolResult from content blocks already in this revision's form, the
-        structured result (``UNSET`` when none) and the error flag."""
-        body: dict[str, Any] = {"content": content}
+        structured result (``UNSET`` when none), the error flag, and ``data``: the JSON
+        value the handler returned when it returned data rather than text or content
+        (``UNSET`` otherwise; the content then holds it as JSON text).
+
+        Here the toolResult is the value itself: the structured result, else the data,
+        else the one text (a lone text block), else the content blocks (null for none).
+        An error is ``{"error": <that form of its content>}``, the shape the revision's
+        Tools chapter shows for an execution error.
+        """
         if is_error:
-            body["isError"] = True
-        return body
+            value: Any = {"error": _content_value(content)}
+        elif structured is not UNSET:
+            value = structured
+        elif data is not UNSET:
+            value = data
+        else:
+            value = _content_value(content)
+        return {"toolResult": value}
 
     def invalid_arguments(self, text: str, problems: list[str]) -> dict[str, Any]:
-        """What a call with arguments that fail the inputSchema gets: a JSON-RPC error here,
-        a tool execution error (so the model can correct itself) from 2025-11-25."""
-        raise RpcError(INVALID_PARAMS, text, {"errors": problems})
+        """What a call with arguments that fail the inputSchema gets: a JSON-RPC error
+        (before 2025-11-25), a tool execution error (so the model can correct itself) from
+        2025-11-25. Here the error's ``data.reason``, as this revision's Tools chapter shows."""
+        raise RpcError(INVALID_PARAMS, "Invalid params", {"reason": text})
+
+    def unknown_tool(self, name: str) -> RpcError:
+        """The JSON-RPC error for a call of a tool the server does not have."""
+        return RpcError(INVALID_PARAMS, "Invalid params", {"reason": f"Unknown tool: {name}"})
 
     # ---------------------------------------------------------------- envelopes
 
@@ -180,16 +212,54 @@ class Revision:
         return params
 
 
-class Revision2025_03_26(Revision):
+def _content_value(content: list[Any]) -> Any:
+    """Content blocks as one JSON value: a lone text block is its text, none is null."""
+    if not content:
+        return None
+    if len(content) == 1 and content[0].get("type") == "text":
+        return content[0]["text"]
+    return content
+
+
+class Revision2024_11_05(Revision):
+    """2024-11-05: the first public release; results are content blocks."""
+
+    __slots__ = ()
+    name = "2024-11-05"
+    opt_in = False
+    content = _blocks(_BLOCK_2024, audio=False, link=None)
+    annotations = _ANNOTATIONS_2024
+    call_result_fields = frozenset({"_meta", "content", "isError"})
+    initialize_result_fields = Revision.initialize_result_fields | {"instructions"}
+
+    def text_result(self, text: str) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": text}]}
+
+    def call_result(
+        self, content: list[Any], structured: Any, is_error: bool, data: Any = UNSET
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"content": content}
+        if is_error:
+            body["isError"] = True
+        return body
+
+    def invalid_arguments(self, text: str, problems: list[str]) -> dict[str, Any]:
+        raise RpcError(INVALID_PARAMS, text, {"errors": problems})
+
+    def unknown_tool(self, name: str) -> RpcError:
+        return RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+
+
+class Revision2025_03_26(Revision2024_11_05):
     __slots__ = ()
     name = "2025-03-26"
     batching = True
-    tool_fields = Revision.tool_fields | {"annotations"}
+    tool_fields = Revision2024_11_05.tool_fields | {"annotations"}
     tool_annotations = frozenset(
         {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
     )
     content = _blocks(_BLOCK_2024, audio=True, link=None)
-    progress_fields = Revision.progress_fields | {"message"}
+    progress_fields = Revision2024_11_05.progress_fields | {"message"}
 
     def progress_params(
         self, token: RequestId, progress: float, total: float | None, message: str | None
@@ -210,8 +280,10 @@ class Revision2025_06_18(Revision2025_03_26):
     resource_contents = Revision2025_03_26.resource_contents | {"_meta"}
     call_result_fields = Revision2025_03_26.call_result_fields | {"structuredContent"}
 
-    def call_result(self, content: list[Any], structured: Any, is_error: bool) -> dict[str, Any]:
-        body = super().call_result(content, structured, is_error)
+    def call_result(
+        self, content: list[Any], structured: Any, is_error: bool, data: Any = UNSET
+    ) -> dict[str, Any]:
+        body = super().call_result(content, structured, is_error, data)
         if self._carries_structured(structured):
             body["structuredContent"] = structured
         return body
@@ -223,6 +295,7 @@ class Revision2025_06_18(Revision2025_03_26):
 class Revision2025_11_25(Revision2025_06_18):
     __slots__ = ()
     name = "2025-11-25"
+    sse_priming = True
     tool_fields = Revision2025_06_18.tool_fields | {"icons", "execution"}
     content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK | {"icons"})
     progress_fields = Revision2025_06_18.progress_fields | {"_meta"}
@@ -271,6 +344,7 @@ class Revision2026_07_28(Revision2025_11_25):
 # Oldest first: the order of the protocol's history, and the only order of revisions.
 REVISIONS: tuple[Revision, ...] = (
     Revision(),
+    Revision2024_11_05(),
     Revision2025_03_26(),
     Revision2025_06_18(),
     Revision2025_11_25(),
@@ -278,6 +352,8 @@ REVISIONS: tuple[Revision, ...] = (
 )
 BY_NAME: Mapping[str, Revision] = {r.name: r for r in REVISIONS}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
+# What a project speaks when it names no revisions: every one not marked opt-in.
+DEFAULT_NAMES: tuple[str, ...] = tuple(r.name for r in REVISIONS if not r.opt_in)
 
 
 def ordered(names: Iterable[str]) -> tuple[Revision, ...]:

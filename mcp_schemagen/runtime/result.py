@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .content import ContentBlock
+from .jsonrpc import RpcError
 
 
 class _Unset:
@@ -36,3 +37,9 @@ class ToolResult:
 
 class ToolError(Exception):
     """A failure the model should read (an ``isError`` result with this message)."""
+
+
+class ProtocolError(RpcError):
+    """Fail the call with a JSON-RPC error of the handler's choosing instead of an
+    ``isError`` result, e.g. ``ProtocolError(-32021, "Missing required client
+    capability", {"requiredCapabilities": {"sampling": {}}})``."""

@@ -8,7 +8,7 @@ Notifications a handler sends (log, progress) go out through ``Session.send``.
 Two eras share one server. A request whose ``_meta`` names a stateless revision
 (2026-07-28) is answered in that revision's form, with nothing remembered between
 requests. Otherwise the revision is the one the connection negotiated with
-``initialize`` (2024-11-05 to 2025-11-25).
+``initialize`` (2024-10-07 to 2025-11-25).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import orjson
 from . import jsonrpc
 from .context import Context, enter, leave
 from .cursor import encode_cursor, page_index
-from .jsonrpc import RequestId, RpcError, is_request_id
+from .jsonrpc import RequestId, RpcError, dumps_exact, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -44,7 +44,7 @@ from .registry import ToolEntry
 from .session import Send, Session, already_initialized
 from .shorten import shorten
 from .toolcall import Tool
-from .workers import from_any_thread, run_in_worker
+from .workers import run_in_worker
 
 Reply = bytes | None | Awaitable[bytes | None]
 
@@ -125,7 +125,7 @@ class Server:
     def session(self, send: Send | None = None) -> Session:
         """A new connection; ``send`` delivers notifications (log, progress) to it, always
         on the event loop's thread (a sync handler's sends come from a worker thread)."""
-        return Session(None if send is None else from_any_thread(send))
+        return Session(send)
 
     async def handle_message(
         self, raw: bytes | bytearray | memoryview | str, session: Session | None = None
@@ -329,7 +329,7 @@ class Server:
             "capabilities": self._capabilities,
             "serverInfo": self._server_info,
         }
-        if self.instructions is not None:
+        if self.instructions is not None and "instructions" in revision.initialize_result_fields:
             body["instructions"] = self.instructions
         return body
 
@@ -371,7 +371,7 @@ class Server:
             body = revision.list_result(
                 chunk, cursor, ttl_ms=self.ttl_ms, cache_scope=self.cache_scope
             )
-            pages.append(orjson.dumps(revision.stamp(body, self._stamp)))
+            pages.append(dumps_exact(revision.stamp(body, self._stamp)))
         return pages
 
     # ----------------------------------------------------------------- tools/call
@@ -390,7 +390,7 @@ class Server:
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's name")
         tool = self.tools.get(name)
         if tool is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown tool: {shorten(name)}")
+            raise revision.unknown_tool(shorten(name))
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -416,6 +416,8 @@ class Server:
             value = tool.handler(**kwargs)
             if tool.is_async or _awaitable(value):
                 return self._start(tool, value, request_id, revision, session)
+        except RpcError:
+            raise  # a handler's ProtocolError: the call fails with that JSON-RPC error
         except Exception as exc:
             value = tool.failure(exc)
         finally:
@@ -454,6 +456,8 @@ class Server:
             if task is None or task.cancelling():
                 raise  # cancelled by the client (or at shutdown): no response is sent
             value = tool.failure(exc)  # the handler's own CancelledError is a failure
+        except RpcError as failure:  # a handler's ProtocolError
+            return jsonrpc.error(request_id, failure)
         except Exception as exc:
             value = tool.failure(exc)
         finally:

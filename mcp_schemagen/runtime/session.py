@@ -8,11 +8,16 @@ from typing import Any
 
 from .jsonrpc import RequestId, RpcError
 from .protocol import INVALID_REQUEST, Revision
+from .workers import from_any_thread
 
 Send = Callable[[bytes], None]
 
 
 def _discard(_message: bytes) -> None:
+    pass
+
+
+def _nothing() -> None:
     pass
 
 
@@ -25,6 +30,7 @@ class Session:
     __slots__ = (
         "client_capabilities",
         "client_info",
+        "close_stream",
         "inflight",
         "initialized",
         "log_rank",
@@ -33,13 +39,18 @@ class Session:
     )
 
     def __init__(self, send: Send | None = None) -> None:
-        self.send: Send = send if send is not None else _discard
+        # Sends come from worker threads too (sync handlers): they reach ``send`` on the
+        # event loop's thread, since no transport is thread-safe.
+        self.send: Send = from_any_thread(send) if send is not None else _discard
         self.revision: Revision | None = None  # set by initialize
         self.initialized = False  # set by notifications/initialized
         self.log_rank = 0  # logging/setLevel; every level until the client sets one
         self.client_capabilities: dict[str, Any] = {}
         self.client_info: dict[str, Any] = {}
         self.inflight: dict[RequestId, asyncio.Task[Any]] = {}
+        # Over HTTP, ends the SSE stream of the call in progress (the client resumes it
+        # with Last-Event-ID); other transports have no stream to close.
+        self.close_stream: Callable[[], None] = _nothing
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task

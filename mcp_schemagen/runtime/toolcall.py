@@ -9,7 +9,15 @@ import traceback
 from typing import Any
 
 from . import jsonrpc
-from .conversion import OutputError, content_of, for_revision, json_text, json_value, text_block
+from .conversion import (
+    OutputError,
+    content_of,
+    data_of,
+    for_revision,
+    json_text,
+    json_value,
+    text_block,
+)
 from .jsonrpc import RequestId, RpcError
 from .protocol import INTERNAL_ERROR, Revision
 from .registry import ToolEntry
@@ -153,6 +161,7 @@ class Tool:
 
     def _result(self, value: Any, revision: Revision) -> dict[str, Any]:
         is_error = False
+        data = UNSET
         if isinstance(value, ToolResult):
             content = content_of(list(value.content))
             structured = json_value(value.structured)
@@ -161,13 +170,14 @@ class Tool:
             content = []
             structured = json_value(value)
         else:
-            content = content_of(value)
+            data = data_of(value)
+            content = content_of(value) if data is UNSET else [text_block(json_text(data))]
             structured = UNSET
         if self.output_validator is not None and not is_error:
             self._check_output(structured)
         if structured is not UNSET and not content:
             content = [text_block(json_text(structured))]
-        return revision.call_result(for_revision(content, revision), structured, is_error)
+        return revision.call_result(for_revision(content, revision), structured, is_error, data)
 
     def _check_output(self, structured: Any) -> None:
         validator = self.output_validator

@@ -20,6 +20,7 @@ import pytest
 
 from tests.support.paths import SHARED_SPECS
 from tests.support.projects import EXAMPLE, build_embedded_example
+from tests.support.sdk_calls import call_every_example_tool
 from tests.support.stdio_conversation import STATELESS, Conversation, meta
 
 pytestmark = pytest.mark.skipif(not SHARED_SPECS.is_dir(), reason="needs ../shared/specs")
@@ -158,36 +159,7 @@ async def _with_sdk(root: Path, mode: str, errlog: Path) -> None:
         async with Client(
             stdio_client(params, errlog=err), mode=mode, read_timeout_seconds=15
         ) as client:
-            names: list[str] = []
-            cursor = None
-            while True:
-                page = (
-                    await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
-                )
-                names += [t.name for t in page.tools]
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-            assert names == TOOLS
-            weather = await client.call_tool("get_weather", {"location": "Oslo"})
-            assert weather.content[0].text.startswith("Weather in Oslo")
-            forecast = await client.call_tool("weather_forecast", {"location": "Oslo"})
-            assert forecast.structured_content is not None
-            assert len(forecast.structured_content["days"]) == 3
-            order = await client.call_tool("create_order", ORDER)
-            assert "Ada" in order.content[0].text
-            area = await client.call_tool(
-                "shape_area", {"shape": {"kind": "rectangle", "width": 2, "height": 3}}
-            )
-            assert area.content[0].text == "6.00"
-            chart = await client.call_tool("render_chart", {"values": [1, 2]})
-            assert [block.type for block in chart.content] == ["image", "resource_link"]
-            assert (await client.call_tool("server_time", {})).content[0].text
-            failed = await client.call_tool("divide", {"dividend": 1, "divisor": 0})
-            assert failed.is_error
-            invalid = await client.call_tool("get_weather", {"location": ""})
-            assert invalid.is_error and "location" in invalid.content[0].text
-
+            await call_every_example_tool(client, TOOLS, ORDER)
 
 @pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])

@@ -354,12 +354,26 @@ def test_handlers_and_tests_are_strictly_typed_and_lint_clean(
 
 def test_its_tests_pass_and_they_follow_the_revisions_chosen(tmp_path: Path) -> None:
     # Up to 2025-06-18 invalid arguments are a JSON-RPC error, later a tool error: the
-    # project's server tests accept the form of the revision negotiated.
-    for revision in ("2025-06-18", "2026-07-28"):
+    # project's server tests accept the form of the revision negotiated. 2024-10-07, which
+    # the SDK client does not speak, gets tests that speak it over raw stdio.
+    for revision in ("2024-10-07", "2025-06-18", "2026-07-28"):
         root = tmp_path / revision
         scaffold.scaffold(NAME, root, [revision])
         out = _run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=root)
         assert "9 passed" in out
+    raw = tmp_path / "2024-10-07" / "tests" / "test_server.py"
+    assert '"toolResult"' in raw.read_text(encoding="utf-8")
+    tools = Path(sys.executable).parent
+    cache = ("--cache-dir", str(tmp_path / "mypy"))
+    _run(tools / "mypy", "--strict", *cache, "tests", cwd=raw.parents[1])
+    rules = ("--select", "E,F,W,I,B,UP,SIM,RUF", "--line-length", "100")
+    _run(tools / "ruff", "check", "--isolated", "--no-cache", *rules, "tests", cwd=raw.parents[1])
+
+
+def test_server_tests_use_the_sdk_client_for_the_revisions_it_negotiates() -> None:
+    from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
+
+    assert scaffold.SDK_CLIENT_REVISIONS == KNOWN_PROTOCOL_VERSIONS
 
 
 def test_hook_repository_comes_from_our_own_metadata_only() -> None:

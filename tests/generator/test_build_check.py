@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mcp_schemagen import freshness
+from mcp_schemagen.runtime.protocol import NAMES
 from tests.support.projects import run_cli, tool, write_project
 
 
@@ -143,6 +144,18 @@ def test_specs_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     listed = [line for line in out.splitlines() if line.startswith("2025-06-18")]
     assert code == 0 and len(listed) == 1
     assert "mirror" in listed[0] or "cache" in listed[0]
+    # Six revisions, oldest first; 2024-10-07's file lived at schema/schema.json.
+    names = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert names == list(NAMES) and len(names) == 6
+    upstream = [line.split()[-1] for line in out.splitlines() if "upstream http" in line]
+    assert upstream[0] == (
+        "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/"
+        "ed35f718be83a2e3e1e568f7ba3562b81ed69c40/schema/schema.json"
+    )
+    assert all(
+        url.endswith(f"/schema/{name}/schema.json")
+        for name, url in zip(names[1:], upstream[1:], strict=True)
+    )
 
 
 def test_an_unparsable_handler_module_stops_the_build_with_exit_3(project: Path) -> None:

@@ -229,6 +229,38 @@ def test_warning_names_the_older_revisions_and_what_their_clients_get(
     ]
 
 
+def test_warnings_say_what_2024_10_07_clients_lose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    definition = tool(
+        title="Echo",
+        outputSchema={"type": "object", "properties": {"text": {"type": "string"}}},
+        annotations={"readOnlyHint": True},
+    )
+    root = write_project(
+        tmp_path / "p", {"t.json": definition}, revisions=("2024-10-07", "2024-11-05", "2025-06-18")
+    )
+    monkeypatch.chdir(root)
+    code, _, err = run_cli("build", ".")
+    assert code == 0
+    warnings = [line for line in err.splitlines() if ": warning: " in line]
+    # Its result is a bare toolResult: a structured result reaches its clients as the value
+    # itself, where 2024-11-05 clients get text.
+    assert warnings == [
+        "tools/t.json#/annotations: warning: protocol revisions 2024-10-07, 2024-11-05 do not "
+        "define this; their clients receive the tool without annotations (no "
+        "read-only/destructive hints)",
+        "tools/t.json#/outputSchema: warning: protocol revision 2024-10-07 does not define this; "
+        "its clients receive the tool without outputSchema; structured results reach them as "
+        "the toolResult value itself, with no schema to check it against",
+        "tools/t.json#/outputSchema: warning: protocol revision 2024-11-05 does not define this; "
+        "its clients receive the tool without outputSchema; structured results reach them as "
+        "text only",
+        "tools/t.json#/title: warning: protocol revisions 2024-10-07, 2024-11-05 do not define "
+        "this; their clients receive the tool without title (clients show the name)",
+    ]
+
+
 def test_no_tool_files_is_an_error(tmp_path: Path) -> None:
     root = write_project(tmp_path / "p", {})
     code, _, err = run_cli("build", str(root))

@@ -169,6 +169,7 @@ def test_prepare_schema_leaves_the_loaded_document_alone() -> None:
 
 # Where each revision's content blocks live, as (class, field or None for a root model).
 CONTENT_UNIONS: dict[str, list[tuple[str, str | None]]] = {
+    "2024-10-07": [("PromptMessage", "content")],  # a tool result has no content blocks
     "2024-11-05": [("CallToolResultContentItem", None), ("PromptMessage", "content")],
     "2025-03-26": [("CallToolResultContentItem", None), ("SamplingMessage", "content")],
     "2025-06-18": [("ContentBlock", None), ("SamplingMessage", "content")],

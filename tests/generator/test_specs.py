@@ -244,3 +244,23 @@ def _at(document: Any, pointer: str) -> Any:
         part = part.replace("~1", "/").replace("~0", "~")
         node = node[int(part)] if isinstance(node, list) else node[part]
     return node
+
+
+@needs_shared
+def test_2024_10_07_is_a_schema_jsonschema_rs_compiles_once_patched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import jsonschema_rs
+
+    monkeypatch.setenv(specs.MIRROR_ENV, str(SHARED_SPECS))
+    monkeypatch.setenv(specs.CACHE_ENV, str(tmp_path / "cache"))
+    published = json.loads((SHARED_SPECS / "2024-10-07" / "schema.json").read_text())
+    patched = specs.load("2024-10-07").document
+    hints = {"hints": [{"name": "claude"}]}
+    root = {"$ref": "#/definitions/ModelPreferences"}
+    # As published, "#/definitions/Record<string,string>" is no URI reference: the whole
+    # document is refused, whatever definition one validates against.
+    with pytest.raises(jsonschema_rs.ValidationError, match="Record<string,string>"):
+        jsonschema_rs.Draft7Validator({**published, **root})
+    validator = jsonschema_rs.Draft7Validator({**patched, **root})
+    assert validator.is_valid(hints) and not validator.is_valid({"hints": [1]})

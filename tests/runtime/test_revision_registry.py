@@ -32,6 +32,13 @@ def test_registry_order_is_the_order_of_the_protocols_history() -> None:
         protocol.ordered(["1999-01-01"])
 
 
+def test_only_the_pre_release_is_opt_in() -> None:
+    # 2024-10-07 is the first tagged revision but no public client asks for it; the
+    # default is every other revision, in the registry's order.
+    assert tuple(n for n in protocol.NAMES if n != "2024-10-07") == protocol.DEFAULT_NAMES
+    assert REVISIONS[0].name == "2024-10-07" and REVISIONS[0].opt_in
+
+
 def test_each_revision_subclasses_the_one_before() -> None:
     for older, newer in itertools.pairwise(REVISIONS):
         assert isinstance(newer, type(older)), (older, newer)
@@ -63,12 +70,18 @@ def _property_node(revision: str, definition: str, name: str) -> Any:
 
 
 def _content_blocks(revision: str) -> dict[str, frozenset[str]]:
-    """Each content block a tool result may carry, by its ``type`` constant."""
+    """Each content block a tool result may carry, by its ``type`` constant. 2024-10-07's
+    result has no content (its toolResult is any JSON value): there the blocks are the
+    ones the revision defines at all, the members of a prompt message's content, which
+    is what the server puts inside a toolResult."""
     check = spec(revision)
-    items = _property_node(revision, "CallToolResult", "content")["items"]
-    items = check._resolve(items)
+    content = _property_node(revision, "CallToolResult", "content")
+    if content is not None:
+        union = check._resolve(content["items"])
+    else:
+        union = _property_node(revision, "PromptMessage", "content")
     blocks: dict[str, frozenset[str]] = {}
-    for branch in items.get("anyOf") or items.get("oneOf"):
+    for branch in union.get("anyOf") or union.get("oneOf"):
         target = branch["$ref"].rsplit("/", 1)[-1]
         type_node = _property_node(revision, target, "type")
         blocks[type_node["const"]] = _properties(revision, target)
@@ -104,15 +117,19 @@ FACTS = [
             _properties(rev, "ToolAnnotations") if spec(rev).has("ToolAnnotations") else frozenset()
         ),
     ),
-    # 2024-11-05 declares content annotations inline in each block, later ones by $ref.
+    # 2024-11-05 declares content annotations inline in each block, later ones by $ref;
+    # 2024-10-07 has none.
     (
         "annotations",
-        lambda rev: frozenset(_property_node(rev, "TextContent", "annotations")["properties"]),
+        lambda rev: frozenset(
+            (_property_node(rev, "TextContent", "annotations") or {}).get("properties", ())
+        ),
     ),
     (
         "resource_contents",
-        lambda rev: _properties(rev, "TextResourceContents")
-        | _properties(rev, "BlobResourceContents"),
+        lambda rev: (
+            _properties(rev, "TextResourceContents") | _properties(rev, "BlobResourceContents")
+        ),
     ),
     ("call_result_fields", lambda rev: _properties(rev, "CallToolResult")),
     ("list_result_fields", lambda rev: _properties(rev, "ListToolsResult")),

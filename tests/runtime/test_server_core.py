@@ -47,7 +47,7 @@ def test_construction_refuses_bad_tables(runtime: Any, dispatch: ModuleType) -> 
         r: {"name": "x", "inputSchema": {"type": "object"}, "title": "X"} for r in REVISIONS
     }
     titled = type(titled)(**{**_fields(titled), "published": published})
-    with pytest.raises(ValueError, match=r"2024-11-05 has fields .* \['title'\]"):
+    with pytest.raises(ValueError, match=rf"{REVISIONS[0]} has fields .* \['title'\]"):
         Server(tools=(titled,), name="t", version="1", revisions=REVISIONS)
 
 
@@ -247,13 +247,24 @@ async def test_whole_arguments(runtime: Any) -> None:
 async def test_call_errors_by_revision(dispatch: ModuleType) -> None:
     for revision in REVISIONS:
         peer = await Peer.open(dispatch.SERVER, revision)
+        assert (await peer.call("get_weather", [1]))["error"]["code"] == -32602
+        assert (await peer.request("tools/call", {}))["error"]["code"] == -32602
+        invalid = await peer.call("create_order", {"customer": {}, "items": [{"sku": 1}]})
+        if revision == "2024-10-07":  # the shape of its Tools chapter: data.reason
+            assert (await peer.call("nope"))["error"] == {
+                "code": -32602,
+                "message": "Invalid params",
+                "data": {"reason": "Unknown tool: nope"},
+            }
+            error = invalid["error"]
+            assert (error["code"], error["message"]) == (-32602, "Invalid params")
+            assert "argument 'customer'" in error["data"]["reason"]
+            assert "argument 'items'[0].sku" in error["data"]["reason"]
+            continue
         assert (await peer.call("nope"))["error"] == {
             "code": -32602,
             "message": "Unknown tool: nope",
         }
-        assert (await peer.call("get_weather", [1]))["error"]["code"] == -32602
-        assert (await peer.request("tools/call", {}))["error"]["code"] == -32602
-        invalid = await peer.call("create_order", {"customer": {}, "items": [{"sku": 1}]})
         if revision < "2025-11-25":
             error = invalid["error"]
             assert error["code"] == -32602
@@ -336,6 +347,88 @@ async def test_structured_output(runtime: Any, dispatch: ModuleType) -> None:
     assert "structuredContent" not in (await peer.call("list_out"))["result"]
     modern = await Peer.open(server, STATELESS)
     assert (await modern.call("list_out"))["result"]["structuredContent"] == [1, 2]
+
+
+@run
+async def test_bare_tool_results_of_2024_10_07(runtime: Any) -> None:
+    """What each kind of return value becomes as 2024-10-07's {"toolResult": value}."""
+    from dataclasses import dataclass
+
+    @dataclass
+    class Point:
+        x: int
+        y: int
+
+    R = runtime.result.ToolResult
+    ToolError = runtime.result.ToolError
+    conversion = runtime.conversion
+    output = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+    def raises() -> str:
+        raise ToolError("no such city")
+
+    blocks = [
+        {"type": "text", "text": "a", "annotations": {"priority": 1}},
+        {"type": "audio", "data": "QQ==", "mimeType": "audio/wav"},
+    ]
+    server = server_with(
+        runtime,
+        entry(runtime, "text", lambda: "plain"),
+        entry(runtime, "data", lambda: {"temperature": 72, "ok": True}),
+        entry(runtime, "number", lambda: 4.5),
+        entry(runtime, "dataclass", lambda: Point(1, 2)),
+        entry(runtime, "none", lambda: None),
+        entry(runtime, "one_block", lambda: {"type": "text", "text": "t", "_meta": {}}),
+        entry(runtime, "blocks", lambda: blocks),
+        entry(runtime, "typed", lambda: {"n": 3}, output_schema=output),
+        entry(runtime, "explicit", lambda: R(content=["three"], structured={"n": 3})),
+        entry(runtime, "raises", raises),
+        entry(
+            runtime, "soft_error", lambda: R(content=[conversion.text_block("x")], is_error=True)
+        ),
+    )
+    peer = await Peer.open(server, "2024-10-07")
+
+    async def value(name: str) -> Any:
+        reply = await peer.call(name)
+        assert set(reply["result"]) == {"toolResult"}, reply
+        return reply["result"]["toolResult"]
+
+    assert await value("text") == "plain"
+    assert await value("data") == {"temperature": 72, "ok": True}  # the value, not JSON text
+    assert await value("number") == 4.5
+    assert await value("dataclass") == {"x": 1, "y": 2}
+    assert await value("none") is None
+    assert await value("one_block") == "t"
+    # Several blocks stay blocks, in the forms 2024-10-07 defines: no annotations, audio
+    # as an embedded blob resource.
+    assert await value("blocks") == [
+        {"type": "text", "text": "a"},
+        {
+            "type": "resource",
+            "resource": {"uri": "content://audio/1", "mimeType": "audio/wav", "blob": "QQ=="},
+        },
+    ]
+    assert await value("typed") == {"n": 3}
+    assert await value("explicit") == {"n": 3}  # the structured result is the value
+    assert await value("raises") == {"error": "no such city"}
+    assert await value("soft_error") == {"error": "x"}
+    # The same handlers keep their content-block results in every later revision.
+    later = await Peer.open(server, "2024-11-05")
+    assert (await later.call("data"))["result"] == {
+        "content": [{"type": "text", "text": '{"temperature":72,"ok":true}'}]
+    }
+
+
+@run
+async def test_instructions_only_where_initialize_result_defines_them(runtime: Any) -> None:
+    server = server_with(runtime, entry(runtime, "x", lambda: "x"), instructions="Be brief.")
+    for revision in REVISIONS[:-1]:
+        peer = Peer(server, revision)
+        hello = {"protocolVersion": revision, "capabilities": {}}
+        result = (await peer.request("initialize", hello, stamp=False))["result"]
+        expected = revision != "2024-10-07"  # its InitializeResult has no instructions
+        assert ("instructions" in result) == expected, revision
 
 
 def test_content_conversion(runtime: Any) -> None:

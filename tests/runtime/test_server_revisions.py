@@ -24,6 +24,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 LEGACY = REVISIONS[:-1]
+BARE = "2024-10-07"  # tools/call answers {"toolResult": <any JSON value>}
+# The content blocks 2024-10-07 defines (for prompts), by their type: the blocks a
+# toolResult carries must be exactly these.
+BARE_BLOCKS = {"text": "TextContent", "image": "ImageContent", "resource": "PromptEmbeddedResource"}
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +91,19 @@ class Client:
 
 
 def text_of(result: dict[str, Any]) -> str:
+    if "toolResult" in result:  # 2024-10-07: a handler's text is the value itself
+        value = result["toolResult"]
+        assert isinstance(value, str), result
+        return value
     return "\n".join(block["text"] for block in result["content"] if block["type"] == "text")
+
+
+def reason_of(error: dict[str, Any]) -> str:
+    """2024-10-07's -32602 error, in the shape its Tools chapter shows."""
+    assert error["code"] == -32602 and error["message"] == "Invalid params", error
+    assert set(error["data"]) == {"reason"}, error
+    reason: str = error["data"]["reason"]
+    return reason
 
 
 @pytest.mark.parametrize("revision", REVISIONS)
@@ -180,6 +196,9 @@ def _tools_list(client: Client) -> None:
 
 
 def _tools_call(client: Client) -> None:
+    if client.revision == BARE:
+        _tools_call_bare(client)
+        return
     revision = client.revision
     ok = client.call("get_weather", {"location": "Oslo"})["result"]
     assert text_of(ok) == "Oslo: 21 degrees celsius"
@@ -240,6 +259,55 @@ def _tools_call(client: Client) -> None:
     assert failed["isError"] is True and "failed on purpose" in text_of(failed)
 
     assert client.call("no_such_tool")["error"]["code"] == -32602
+    assert client.call("get_weather", "Oslo")["error"]["code"] == -32602
+    assert client.call("get_weather", ["Oslo"])["error"]["code"] == -32602
+
+
+def _tools_call_bare(client: Client) -> None:
+    """2024-10-07: every result is {"toolResult": value}; the value is what the handler
+    returned (text as a string, structured output as itself), execution errors are inside
+    it as {"error": message}, argument and tool-name problems are -32602 with data.reason."""
+    ok = client.call("get_weather", {"location": "Oslo"})["result"]
+    assert ok == {"toolResult": "Oslo: 21 degrees celsius"}
+
+    invalid = reason_of(
+        client.call("get_weather", {"location": "Oslo", "units": "kelvin"})["error"]
+    )
+    assert "'units'" in invalid and "kelvin" in invalid
+    assert "location" in reason_of(client.call("get_weather", {})["error"])
+
+    assert client.call("server_time")["result"] == {"toolResult": "2026-07-28T12:00:00Z"}
+    order = client.call(
+        "create_order",
+        {"customer": {"name": "Ada"}, "items": [{"sku": "a", "quantity": 2}]},
+    )
+    assert order["result"] == {"toolResult": "order for Ada: 2 items, standard shipping"}
+
+    divided = client.call("divide", {"a": 7, "b": 2})["result"]
+    assert divided == {"toolResult": {"quotient": 3.5, "remainder": 1}}
+    by_zero = client.call("divide", {"a": 1, "b": 0})["result"]
+    assert set(by_zero) == {"toolResult"} and set(by_zero["toolResult"]) == {"error"}
+    assert "division by zero" in by_zero["toolResult"]["error"]
+    broken = client.call("broken_output", {"a": 1})
+    assert broken["error"]["code"] == -32603
+    assert "outputSchema" in broken["error"]["message"]
+
+    chart = client.call("render_chart", {"title": "t"})["result"]["toolResult"]
+    assert [block["type"] for block in chart] == ["image", "text", "resource", "resource"]
+    for block in chart:  # the schema leaves toolResult open; the blocks must still be exact
+        client.c.spec.assert_exact(block, BARE_BLOCKS[block["type"]])
+    assert chart[1]["text"] == "[data.csv](file:///charts/data.csv) (text/csv): the data"
+    assert chart[2]["resource"] == {
+        "uri": "content://audio/2",
+        "mimeType": "audio/wav",
+        "blob": "UklGRiBmYWtl",
+    }
+    assert chart[3]["resource"]["text"] == "notes for t"
+
+    failed = client.call("fail")["result"]
+    assert failed == {"toolResult": {"error": "the tool failed on purpose"}}
+
+    assert reason_of(client.call("no_such_tool")["error"]) == "Unknown tool: no_such_tool"
     assert client.call("get_weather", "Oslo")["error"]["code"] == -32602
     assert client.call("get_weather", ["Oslo"])["error"]["code"] == -32602
 

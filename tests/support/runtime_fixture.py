@@ -102,6 +102,7 @@ from ._runtime.server import Server
 
 REVISIONS = {revisions!r}
 _FIELDS = {{
+    "2024-10-07": {{"name", "description", "inputSchema"}},
     "2024-11-05": {{"name", "description", "inputSchema"}},
     "2025-03-26": {{"name", "description", "inputSchema", "annotations"}},
     "2025-06-18": {{"name", "description", "inputSchema", "annotations", "title", "outputSchema"}},

@@ -36,6 +36,7 @@ ERROR_OBJECTS = {  # 2026-07-28 names each standard error
 ERROR_MESSAGES = {
     -32022: "UnsupportedProtocolVersionError",
     -32021: "MissingRequiredClientCapabilityError",
+    -32020: "HeaderMismatchError",
 }
 TIMEOUT = 15.0
 

@@ -27,7 +27,7 @@ from ._runtime.content import (
     text,
 )
 from ._runtime.context import Context, get_context
-from ._runtime.result import ToolError, ToolResult
+from ._runtime.result import ProtocolError, ToolError, ToolResult
 from ._runtime.workers import nonblocking
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "Context",
     "EmbeddedResource",
     "ImageContent",
+    "ProtocolError",
     "ResourceLink",
     "TextContent",
     "TextResourceContents",

@@ -15,8 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
-from ._types.tag__input import Tag as Tag2
-from ._types.tag__input import TagInput, TagTags
+from ._types.tag__input import Tag, TagInput, TagTags
 
 __all__ = [
     "AudioContent",
@@ -24,7 +23,7 @@ __all__ = [
     "EmbeddedResource",
     "ImageContent",
     "ResourceLink",
-    "Tag2",
+    "Tag",
     "TagInput",
     "TagTags",
     "TextContent",

@@ -2,14 +2,21 @@
 # generator: mcp-codegen 0.1.0
 # input: pyproject.toml sha256=1a9519c4fa3b50f5a146cab20afa3c7ff3206e9cd88d2fa71eb2f424427f3c4d
 
-"""Serve this MCP server over stdio: `python -m server`."""
+"""Serve this MCP server: over stdio by default, over Streamable HTTP with --http.
 
-from ._runtime.stdio import claim_stdout, run_stdio
+`python -m server --help` lists the options."""
 
-if __name__ == "__main__":
-    # Before handlers.py is imported: a print at its top level must reach stderr, never
-    # the protocol stream.
-    claim_stdout()
+from ._runtime.main import main
+from ._runtime.server import Server
+
+
+def load_server() -> Server:
+    # Imported once the options are read and, for stdio, once standard output is claimed:
+    # a print at the top of handlers.py must never reach the protocol stream.
     from ._dispatch import SERVER
 
-    run_stdio(SERVER)
+    return SERVER
+
+
+if __name__ == "__main__":
+    main(load_server, "server")

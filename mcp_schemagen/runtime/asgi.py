@@ -1,0 +1,258 @@
+"""Streamable HTTP: the MCP endpoint as an ASGI app, for every revision the server speaks.
+
+    app = create_app(SERVER)            # settings from the environment (http_settings)
+    uvicorn PACKAGE.asgi:app            # or python -m PACKAGE --http
+
+One endpoint (``/mcp`` by default) serves both eras, told apart per request: a body whose
+``_meta`` carries ``io.modelcontextprotocol/protocolVersion``, or an
+``MCP-Protocol-Version`` header naming a stateless revision, is 2026-07-28 (stateless,
+POST only, request metadata headers checked against the body); anything else belongs to
+a session (2025-03-26 to 2025-11-25: ``Mcp-Session-Id`` minted at initialize, GET to
+resume a stream, DELETE to end the session). Both hand the message to the same
+``Server`` core the stdio transport uses, so every reply body is the message stdio
+would send. Whatever another worker must see lives in the store (``store.py``).
+
+Checked before anything is parsed: the path (404), Host (421) and Origin (403) against
+the allow-lists, the method (405), Content-Type (415), Accept (406) and the body size
+(413). The 2024-11-05 HTTP+SSE transport is deprecated and not served.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+import traceback
+from typing import Any
+
+import orjson
+
+from .http_headers import accepts, decode_value, host_allowed, origin_allowed
+from .http_legacy import SessionEndpoint
+from .http_settings import HttpSettings
+from .http_stateless import StatelessEndpoint
+from .http_stream import AsgiReceive, AsgiSend, send_body
+from .jsonrpc import RpcError
+from .protocol import BY_NAME, INVALID_REQUEST, PARSE_ERROR, newest
+from .server import Server
+from .store import Store, open_store
+
+JSON = b"application/json"
+Headers = dict[str, str]
+
+
+class McpHttpApp:
+    """The ASGI application. ``store`` defaults to the one ``settings.store`` names."""
+
+    def __init__(
+        self, server: Server, settings: HttpSettings | None = None, store: Store | None = None
+    ) -> None:
+        self.server = server
+        self.settings = settings if settings is not None else HttpSettings.from_environment()
+        self.store = (
+            store
+            if store is not None
+            else open_store(
+                self.settings.store,
+                session_ttl=self.settings.session_ttl_seconds,
+                event_ttl=self.settings.event_ttl_seconds,
+            )
+        )
+        self._newest = newest(r.name for r in server.revisions)
+        self.sessions = SessionEndpoint(self)
+        self.stateless = StatelessEndpoint(self)
+        self.store.on_cancel = self.sessions.cancel_local
+        self._started: asyncio.Future[None] | None = None
+        self._health = (
+            self.settings.path.rstrip("/") + "/health",
+            *self.settings.extra_health_paths,
+        )
+
+    # ------------------------------------------------------------------ ASGI
+
+    async def __call__(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
+        kind = scope["type"]
+        if kind == "http":
+            if self._started is None or not self._started.done():
+                await self.start()
+            try:
+                await self._http(scope, receive, send)
+            except Exception:  # a bug: answer 500 rather than drop the connection
+                traceback.print_exc(file=sys.stderr)
+                raise
+        elif kind == "lifespan":
+            await self._lifespan(receive, send)
+
+    async def start(self) -> None:
+        if self._started is None:
+            self._started = asyncio.get_running_loop().create_future()
+            try:
+                await self.store.start()
+            except BaseException as exc:
+                self._started.set_exception(exc)
+                self._started = None
+                raise
+            self._started.set_result(None)
+        await self._started
+
+    async def _lifespan(self, receive: AsgiReceive, send: AsgiSend) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await self.start()
+                except Exception as exc:
+                    await send({"type": "lifespan.startup.failed", "message": str(exc)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.store.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    # ------------------------------------------------------------------ routing
+
+    async def _http(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
+        headers: Headers = {
+            name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]
+        }
+        method = scope["method"]
+        path = scope["path"]
+        settings = self.settings
+        host = headers.get("host")
+        if host is None or not host_allowed(host, settings.allowed_hosts):
+            await self.plain(send, 421, b"Misdirected Request: Host not allowed")
+            return
+        origin = headers.get("origin")
+        if origin is not None and not origin_allowed(
+            origin, settings.allowed_hosts, settings.allowed_origins
+        ):
+            await self.rpc_error(send, 403, None, RpcError(INVALID_REQUEST, "Origin not allowed"))
+            return
+        if path in self._health:
+            await self.respond(send, 200, b'{"status":"ok"}', JSON)
+            return
+        if path != settings.path and path != settings.path + "/":
+            await self.plain(send, 404, b"Not Found")
+            return
+        version = headers.get("mcp-protocol-version")
+        if method == "POST":
+            await self._post(headers, receive, send)
+        elif method in ("GET", "DELETE"):
+            revision = BY_NAME.get(version) if version is not None else None
+            if revision is not None and revision.stateless:
+                await self.plain(send, 405, b"Method Not Allowed", allow=b"POST")
+            elif method == "GET":
+                await self.sessions.get(headers, receive, send)
+            else:
+                await self.sessions.delete(headers, send)
+        else:
+            await self.plain(send, 405, b"Method Not Allowed", allow=b"GET, POST, DELETE")
+
+    async def _post(self, headers: Headers, receive: AsgiReceive, send: AsgiSend) -> None:
+        content_type = headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            await self.rpc_error(
+                send, 415, None, RpcError(INVALID_REQUEST, "Content-Type must be application/json")
+            )
+            return
+        json_ok, sse_ok = accepts(headers.get("accept"))
+        if not (json_ok or sse_ok):
+            failure = RpcError(
+                INVALID_REQUEST, "Not Acceptable: accept application/json and text/event-stream"
+            )
+            await self.rpc_error(send, 406, None, failure)
+            return
+        body = await self._body(headers, receive)
+        if body is None:
+            limit = self.settings.max_body_bytes
+            failure = RpcError(INVALID_REQUEST, f"Request body larger than {limit} bytes")
+            await self.rpc_error(send, 413, None, failure)
+            return
+        try:
+            message = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            await self.rpc_error(send, 400, None, RpcError(PARSE_ERROR, "Parse error"))
+            return
+        if self._is_stateless(message, headers.get("mcp-protocol-version")):
+            await self.stateless.post(message, body, headers, receive, send, sse_ok)
+        else:
+            await self.sessions.post(message, body, headers, receive, send, json_ok, sse_ok)
+
+    @staticmethod
+    def _is_stateless(message: Any, version: str | None) -> bool:
+        if type(message) is dict:
+            params = message.get("params")
+            if type(params) is dict:
+                meta = params.get("_meta")
+                if type(meta) is dict and "io.modelcontextprotocol/protocolVersion" in meta:
+                    return True
+        revision = BY_NAME.get(version) if version is not None else None
+        return revision is not None and revision.stateless
+
+    async def _body(self, headers: Headers, receive: AsgiReceive) -> bytes | None:
+        """The request body, or None as soon as it exceeds the limit (never buffered)."""
+        limit = self.settings.max_body_bytes
+        declared = headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks)
+
+    # ------------------------------------------------------------------ replies
+
+    async def respond(
+        self,
+        send: AsgiSend,
+        status: int,
+        body: bytes,
+        content_type: bytes | None,
+        extra: list[tuple[bytes, bytes]] | None = None,
+    ) -> None:
+        await send_body(send, status, body, content_type, extra)
+
+    async def plain(
+        self, send: AsgiSend, status: int, text: bytes, allow: bytes | None = None
+    ) -> None:
+        await self.respond(
+            send, status, text, b"text/plain; charset=utf-8", [(b"allow", allow)] if allow else None
+        )
+
+    async def rpc_error(
+        self,
+        send: AsgiSend,
+        status: int,
+        request_id: Any,
+        failure: RpcError,
+        revision_name: str | None = None,
+    ) -> None:
+        """An HTTP error whose body is the JSON-RPC error response (no id when there is no
+        request to answer)."""
+        revision = BY_NAME.get(revision_name) if revision_name else None
+        rid = request_id if type(request_id) in (str, int) else None
+        await self.respond(send, status, (revision or self._newest).error(rid, failure), JSON)
+
+
+def new_session_id() -> str:
+    """192 random bits, URL-safe base64: visible ASCII as the spec asks."""
+    return secrets.token_urlsafe(24)
+
+
+def create_app(server: Server, settings: HttpSettings | None = None) -> McpHttpApp:
+    """The ASGI app for ``server``; ``settings`` default to the environment's."""
+    return McpHttpApp(server, settings)
+
+
+__all__ = ["McpHttpApp", "create_app", "decode_value", "new_session_id"]

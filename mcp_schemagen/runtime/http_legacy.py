@@ -1,0 +1,233 @@
+"""Streamable HTTP with sessions (2025-03-26 to 2025-11-25), shared through the store.
+
+A session's record lives in the store, not in a worker: each request loads it, so the
+next request may go to any worker behind a round-robin balancer. ``initialize`` mints
+``Mcp-Session-Id`` (192 random bits); a request without one gets 400, with an unknown or
+ended one 404; DELETE ends it. ``MCP-Protocol-Version`` (from 2025-06-18), when sent,
+must be the negotiated revision (400 otherwise); absent, the negotiated one is assumed,
+as older clients never send it. POSTed notifications and responses get 202:
+``notifications/cancelled`` is published to every worker (the one running the call
+cancels it), a response to a server request is delivered to the handler awaiting it.
+GET with ``Last-Event-ID`` resumes a stream; GET without it gets 405, since this server
+pushes nothing outside a call.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from .http_headers import accepts
+from .http_stream import (
+    AsgiReceive,
+    AsgiSend,
+    CallChannel,
+    Resumable,
+    answer,
+    resume_stream,
+    settle,
+)
+from .jsonrpc import RequestId, RpcError, is_request_id
+from .protocol import BY_NAME, INVALID_REQUEST
+from .session import Session
+
+if TYPE_CHECKING:
+    from .asgi import McpHttpApp
+
+
+def _ok(_reply: bytes) -> int:
+    return 200  # JSON-RPC errors of a session travel in a 200 response
+
+
+class SessionEndpoint:
+    def __init__(self, app: McpHttpApp) -> None:
+        self.app = app
+        self.revisions = {r.name: r for r in app.server.revisions if not r.stateless}
+        # Calls running in this worker, by (session, request id), for cancellation.
+        self._running: dict[tuple[str, RequestId], Session] = {}
+
+    def cancel_local(self, session_id: str, request_id: RequestId) -> None:
+        session = self._running.get((session_id, request_id))
+        if session is not None:
+            session.cancel(request_id)
+
+    # ------------------------------------------------------------------ POST
+
+    async def post(
+        self,
+        message: Any,
+        body: bytes,
+        headers: dict[str, str],
+        receive: AsgiReceive,
+        send: AsgiSend,
+        json_ok: bool,
+        sse_ok: bool,
+    ) -> None:
+        app = self.app
+        version = headers.get("mcp-protocol-version")
+        channel = CallChannel()
+        if type(message) is dict and message.get("method") == "initialize":
+            session = Session(channel.send)
+            reply = settle(app.server.receive(body, session))
+            extra: list[tuple[bytes, bytes]] = []
+            if session.revision is not None:
+                session_id = secrets.token_urlsafe(24)
+                await app.store.create_session(session_id, _record(session))
+                extra.append((b"mcp-session-id", session_id.encode()))
+            await answer(
+                send, receive, channel, reply, status_of=_ok, json_ok=json_ok,
+                sse_ok=sse_ok, headers=extra, resumable=None,
+            )  # fmt: skip
+            return
+        if version is not None and version not in self.revisions:
+            failure = RpcError(
+                INVALID_REQUEST,
+                f"Unsupported MCP-Protocol-Version {version!r}; supported: "
+                + ", ".join(self.revisions),
+            )
+            await app.rpc_error(send, 400, None, failure)
+            return
+        request_id = message.get("id") if type(message) is dict else None
+        found = await self._session(headers, send, request_id)
+        if found is None:
+            return
+        session_id, record = found
+        revision = BY_NAME[record["revision"]]
+        if version is not None and version != revision.name:
+            failure = RpcError(
+                INVALID_REQUEST,
+                f"MCP-Protocol-Version {version!r} is not this session's {revision.name!r}",
+            )
+            await app.rpc_error(send, 400, request_id, failure, revision.name)
+            return
+        session = _restore(record, channel)
+        messages = message if type(message) is list else [message]
+        requests = [
+            m["id"]
+            for m in messages
+            if type(m) is dict and type(m.get("method")) is str and is_request_id(m.get("id"))
+        ]
+        if not requests and (type(message) is dict or revision.batching):
+            for one in messages:
+                await self._note(session_id, one)
+            await app.respond(send, 202, b"", None)
+            return
+        stream = secrets.token_urlsafe(12)
+        resumable = Resumable(
+            app.store, session_id, stream, app.settings.sse_retry_ms, priming=revision.sse_priming
+        )
+        for request_id in requests:
+            self._running[(session_id, request_id)] = session
+        try:
+            reply = settle(app.server.receive(body, session))
+            if session.log_rank != record["log_rank"]:
+                await app.store.update_session(session_id, {"log_rank": session.log_rank})
+            await answer(
+                send, receive, channel, reply, status_of=_ok, json_ok=json_ok,
+                sse_ok=sse_ok, headers=[(b"mcp-session-id", session_id.encode())],
+                resumable=resumable,
+            )  # fmt: skip
+        finally:
+            for request_id in requests:
+                if self._running.get((session_id, request_id)) is session:
+                    del self._running[(session_id, request_id)]
+
+    async def _note(self, session_id: str, message: Any) -> None:
+        """A notification or response the client POSTed: what it means to the session."""
+        if type(message) is not dict:
+            return
+        method = message.get("method")
+        params = message.get("params")
+        store = self.app.store
+        if method == "notifications/cancelled" and type(params) is dict:
+            request_id = params.get("requestId")
+            if type(request_id) is str or type(request_id) is int:
+                await store.publish_cancel(session_id, request_id)
+        elif method == "notifications/initialized":
+            await store.update_session(session_id, {"initialized": True})
+        elif (
+            method is None
+            and is_request_id(message.get("id"))
+            and ("result" in message or "error" in message)
+        ):
+            await store.deliver_reply(session_id, message["id"], message)
+
+    async def _session(
+        self, headers: dict[str, str], send: AsgiSend, request_id: Any = None
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The session the request names, or None once the error has been answered (with
+        the request's id when it has one, as every revision's schema wants)."""
+        session_id = headers.get("mcp-session-id")
+        if session_id is None:
+            failure = RpcError(INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required")
+            await self.app.rpc_error(send, 400, request_id, failure)
+            return None
+        record = await self.app.store.load_session(session_id)
+        if record is None or record.get("revision") not in self.revisions:
+            failure = RpcError(INVALID_REQUEST, "Session not found: initialize a new session")
+            await self.app.rpc_error(send, 404, request_id, failure)
+            return None
+        return session_id, record
+
+    # ------------------------------------------------------------------ GET, DELETE
+
+    async def get(self, headers: dict[str, str], receive: AsgiReceive, send: AsgiSend) -> None:
+        app = self.app
+        if not accepts(headers.get("accept"))[1]:
+            failure = RpcError(INVALID_REQUEST, "Not Acceptable: GET needs text/event-stream")
+            await app.rpc_error(send, 406, None, failure)
+            return
+        found = await self._session(headers, send)
+        if found is None:
+            return
+        session_id, record = found
+        last = headers.get("last-event-id")
+        if last is None:
+            await app.plain(
+                send, 405, b"Method Not Allowed: no server-initiated stream", b"POST, DELETE"
+            )
+            return
+        stream, _, sequence = last.rpartition("/")
+        resumable = Resumable(
+            app.store, session_id, stream, app.settings.sse_retry_ms,
+            priming=BY_NAME[record["revision"]].sse_priming,
+        )  # fmt: skip
+        resumed = False
+        if stream and sequence.isdigit():
+            resumed = await resume_stream(
+                send, receive, resumable, int(sequence), app.settings.resume_wait_seconds,
+                [(b"mcp-session-id", session_id.encode())],
+            )  # fmt: skip
+        if not resumed:
+            failure = RpcError(INVALID_REQUEST, f"Unknown or expired Last-Event-ID {last!r}")
+            await app.rpc_error(send, 404, None, failure)
+
+    async def delete(self, headers: dict[str, str], send: AsgiSend) -> None:
+        found = await self._session(headers, send)
+        if found is None:
+            return
+        await self.app.store.end_session(found[0])
+        await self.app.respond(send, 200, b"", None)
+
+
+def _record(session: Session) -> dict[str, Any]:
+    assert session.revision is not None
+    return {
+        "revision": session.revision.name,
+        "initialized": session.initialized,
+        "log_rank": session.log_rank,
+        "capabilities": session.client_capabilities,
+        "client_info": session.client_info,
+    }
+
+
+def _restore(record: dict[str, Any], channel: CallChannel) -> Session:
+    session = Session(channel.send)
+    session.revision = BY_NAME[record["revision"]]
+    session.initialized = record["initialized"]
+    session.log_rank = record["log_rank"]
+    session.client_capabilities = record["capabilities"]
+    session.client_info = record["client_info"]
+    if session.revision.sse_priming:  # before it, a closed stream has no id to resume from
+        session.close_stream = channel.close
+    return session

@@ -1,0 +1,321 @@
+"""One call's outbound channel over HTTP, and the response that carries it.
+
+``CallChannel`` is what a call's ``Session.send`` writes to: every notification
+(log, progress) and, for the interactive-tools work, every request the server sends the
+client during that call. Messages queue until the transport knows how to answer:
+
+- the call finished at once and sent nothing: one ``application/json`` response;
+- otherwise an SSE stream (``text/event-stream``, ``X-Accel-Buffering: no``) carries the
+  queued messages, those that follow, and the final response, which ends it.
+
+In the session revisions a stream is resumable: it starts with a priming event (an id,
+empty data, ``retry``), and every event is also appended to the store under the stream's
+key, so a client whose stream closed (the network, a proxy, or the handler's
+``Context.close_stream()``) resumes with ``GET`` + ``Last-Event-ID`` at any worker and
+receives what it missed and what follows, never another stream's events. In 2026-07-28
+streams are not resumable, and the client closing one cancels the call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .store import Store
+
+AsgiSend = Callable[[dict[str, Any]], Awaitable[None]]
+AsgiReceive = Callable[[], Awaitable[dict[str, Any]]]
+
+SSE_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+def sse_event(data: bytes, event_id: str | None = None, retry_ms: int | None = None) -> bytes:
+    """One SSE event; orjson output holds no newline, so data is one line."""
+    head = b""
+    if event_id is not None:
+        head += b"id: " + event_id.encode() + b"\n"
+    if retry_ms is not None:
+        head += b"retry: %d\n" % retry_ms
+    if not data:
+        return head + b"data: \n\n"  # the priming event
+    return head + b"event: message\ndata: " + data + b"\n\n"
+
+
+class CallChannel:
+    """The outbound messages of one call (``send``), and its stream's closing (``close``)."""
+
+    __slots__ = ("_wake", "close_requested", "pending")
+
+    def __init__(self) -> None:
+        self.pending: list[bytes] = []
+        self.close_requested = False
+        self._wake: asyncio.Event | None = None
+
+    def send(self, message: bytes) -> None:
+        self.pending.append(message)
+        if self._wake is not None:
+            self._wake.set()
+
+    def close(self) -> None:
+        self.close_requested = True
+        if self._wake is not None:
+            self._wake.set()
+
+    async def wait(self) -> None:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        if not self.pending and not self.close_requested:
+            await self._wake.wait()
+        self._wake.clear()
+
+
+class Resumable:
+    """Where a session stream's events are kept: the store, under ``key``; clients see
+    event ids ``<stream>/<sequence>``."""
+
+    __slots__ = ("key", "priming", "retry_ms", "store", "stream")
+
+    def __init__(
+        self, store: Store, session_id: str, stream: str, retry_ms: int, *, priming: bool
+    ) -> None:
+        self.store = store
+        self.stream = stream
+        self.key = f"{session_id}/{stream}"
+        self.retry_ms = retry_ms
+        self.priming = priming  # 2025-11-25: an id with empty data opens the stream
+
+    def event_id(self, sequence: int) -> str:
+        return f"{self.stream}/{sequence}"
+
+
+Reply = bytes | asyncio.Future[bytes | None] | None
+
+
+def settle(reply: bytes | Awaitable[bytes | None] | None) -> Reply:
+    """The core's reply with any awaitable made a future (a task runs it now)."""
+    if reply is None or isinstance(reply, bytes | asyncio.Future):
+        return reply
+    return asyncio.ensure_future(reply)
+
+
+async def answer(
+    send: AsgiSend,
+    receive: AsgiReceive,
+    channel: CallChannel,
+    reply: bytes | asyncio.Future[bytes | None] | None,
+    *,
+    status_of: Callable[[bytes], int],
+    json_ok: bool,
+    sse_ok: bool,
+    headers: list[tuple[bytes, bytes]],
+    resumable: Resumable | None,
+) -> None:
+    """Answer a POST that carried requests: JSON when the reply is ready with nothing
+    sent before it (the fast, common case), else an SSE stream. ``resumable`` None means
+    2026-07-28, where the client closing the connection cancels the call."""
+    if isinstance(reply, asyncio.Future) and not channel.pending and not channel.close_requested:
+        watcher = asyncio.ensure_future(_disconnected(receive))
+        waiter = asyncio.ensure_future(channel.wait())
+        wanted: set[asyncio.Future[Any]] = {reply, watcher}
+        if sse_ok:  # the first message sent during the call starts the stream
+            wanted.add(waiter)
+        await asyncio.wait(wanted, return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+        watcher.cancel()
+        disconnected = watcher.done() and not watcher.cancelled()
+        if disconnected and not reply.done() and resumable is None:
+            reply.cancel()
+            return  # nobody is listening
+        if reply.done() and not (sse_ok and channel.pending):
+            reply = _outcome(reply)
+            channel.pending.clear()
+    if reply is None:
+        await send_body(send, 202, b"", None, headers)
+    elif isinstance(reply, bytes) and (not channel.pending or not sse_ok):
+        await send_body(send, status_of(reply), reply, b"application/json", headers)
+    elif not sse_ok:  # JSON only: wait for the reply; messages sent meanwhile are dropped
+        final = await _settled(reply)
+        if final is None:
+            await send_body(send, 202, b"", None, headers)
+        else:
+            await send_body(send, status_of(final), final, b"application/json", headers)
+    else:
+        await stream_call(send, receive, channel, reply, headers, resumable)
+
+
+async def _settled(reply: bytes | asyncio.Future[bytes | None]) -> bytes | None:
+    if isinstance(reply, bytes):
+        return reply
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await reply
+    return _outcome(reply)
+
+
+async def send_body(
+    send: AsgiSend,
+    status: int,
+    body: bytes,
+    content_type: bytes | None,
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    head = [(b"content-length", b"%d" % len(body))]
+    if content_type is not None:
+        head.append((b"content-type", content_type))
+    if headers:
+        head += headers
+    await send({"type": "http.response.start", "status": status, "headers": head})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def stream_call(
+    send: AsgiSend,
+    receive: AsgiReceive,
+    channel: CallChannel,
+    reply: bytes | asyncio.Future[bytes | None] | None,
+    headers: list[tuple[bytes, bytes]],
+    resumable: Resumable | None,
+) -> None:
+    """Answer one POST with an SSE stream: queued and later messages, then the reply."""
+    connected = True
+    await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS + headers})
+    if resumable is not None:
+        await resumable.store.open_stream(resumable.key)
+    if resumable is not None and resumable.priming:
+        priming = sse_event(b"", resumable.event_id(0), resumable.retry_ms)
+        await send({"type": "http.response.body", "body": priming, "more_body": True})
+    watcher: asyncio.Task[None] | None = None
+    running = reply if isinstance(reply, asyncio.Future) else None
+    if running is not None:
+        watcher = asyncio.ensure_future(_disconnected(receive))
+        if resumable is None:  # 2026-07-28: closing the stream cancels the call
+            watcher.add_done_callback(lambda _: running.cancel())
+    try:
+        while True:
+            if connected and watcher is not None and watcher.done():
+                connected = False
+            if channel.pending:
+                messages, channel.pending = channel.pending, []
+                connected = await _emit(send, messages, resumable, connected, last=False)
+            if channel.close_requested and connected:
+                connected = False
+                await _end(send)
+            if running is None or running.done():
+                break
+            waiter = asyncio.ensure_future(channel.wait())
+            wanted: set[asyncio.Future[Any]] = {waiter, running}
+            if watcher is not None and connected:
+                wanted.add(watcher)
+            await asyncio.wait(wanted, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+        final = _outcome(reply)
+        if channel.pending:  # sent by the handler as it finished
+            messages, channel.pending = channel.pending, []
+            connected = await _emit(send, messages, resumable, connected, last=False)
+        if final is not None:
+            connected = await _emit(send, [final], resumable, connected, last=True)
+        if connected:
+            await _end(send)
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+
+
+def _outcome(reply: bytes | asyncio.Future[bytes | None] | None) -> bytes | None:
+    if not isinstance(reply, asyncio.Future):
+        return reply
+    if reply.cancelled() or reply.exception() is not None:
+        return None  # a cancelled request gets no response
+    return reply.result()
+
+
+async def _emit(
+    send: AsgiSend,
+    messages: list[bytes],
+    resumable: Resumable | None,
+    connected: bool,
+    *,
+    last: bool,
+) -> bool:
+    chunks = []
+    for message in messages:
+        event_id = None
+        if resumable is not None:
+            sequence = await resumable.store.append_event(resumable.key, message, last)
+            event_id = resumable.event_id(sequence)
+        chunks.append(sse_event(message, event_id))
+    if not connected:
+        return False
+    try:
+        await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
+    except OSError:
+        return False
+    return True
+
+
+async def _end(send: AsgiSend) -> None:
+    with contextlib.suppress(OSError):
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _disconnected(receive: AsgiReceive) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+async def resume_stream(
+    send: AsgiSend,
+    receive: AsgiReceive,
+    resumable: Resumable,
+    after: int,
+    wait_seconds: float,
+    headers: list[tuple[bytes, bytes]],
+) -> bool:
+    """Replay a stream's events after ``after`` and follow it until its last event (or
+    ``wait_seconds`` without one). False when the store has no such stream."""
+    first = await resumable.store.read_events(resumable.key, after, 0.0)
+    if first is None:
+        return False
+    await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS + headers})
+    watcher = asyncio.ensure_future(_disconnected(receive))
+    events = first
+    try:
+        while not watcher.done():
+            done = False
+            chunks = []
+            for sequence, message, last in events:
+                chunks.append(sse_event(message, resumable.event_id(sequence)))
+                after = sequence
+                done = done or last
+            if chunks:
+                body = b"".join(chunks)
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+            if done:
+                break
+            reading = asyncio.ensure_future(
+                resumable.store.read_events(resumable.key, after, wait_seconds)
+            )
+            await asyncio.wait({reading, watcher}, return_when=asyncio.FIRST_COMPLETED)
+            if not reading.done():
+                reading.cancel()
+                break
+            found = reading.result()
+            if not found:
+                # Nothing new in time: end here (with a retry hint where clients take
+                # one); the client resumes again.
+                if resumable.priming:
+                    hint = sse_event(b"", resumable.event_id(after), resumable.retry_ms)
+                    await send({"type": "http.response.body", "body": hint, "more_body": True})
+                break
+            events = found
+        await _end(send)
+    finally:
+        watcher.cancel()
+    return True

@@ -1,0 +1,157 @@
+"""``python -m PACKAGE``: serve over stdio (the default) or Streamable HTTP (``--http``).
+
+Unknown options are errors (exit 2), never ignored. uvicorn is imported only for
+``--http``; it and redis (for ``--store redis://…``) are the package's ``http`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from .http_settings import LOOPBACK_HOSTS, HttpSettings
+from .server import Server
+from .stdio import claim_stdout, run_stdio
+
+_EPILOG = """\
+stdio is the default: a client starts this process and speaks over stdin/stdout.
+--http serves the MCP endpoint (Streamable HTTP, every revision the server speaks) with
+uvicorn; other ASGI servers run the same app, PACKAGE.asgi:app, with the settings in the
+environment (MCP_HTTP_PATH, MCP_HTTP_ALLOWED_HOSTS, MCP_HTTP_ALLOWED_ORIGINS,
+MCP_HTTP_MAX_BODY_BYTES, MCP_STORE, MCP_SESSION_TTL_SECONDS), e.g.
+  granian --interface asgi PACKAGE.asgi:app
+  gunicorn -k uvicorn_worker.UvicornWorker PACKAGE.asgi:app
+More than one worker (or machine) needs a shared store for sessions (2025-03-26 to
+2025-11-25): --store redis://HOST:6379/0. 2026-07-28 requests are stateless and need none.
+Health check: GET /healthz (or PATH/health) answers 200."""
+
+
+def parser(package: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {package}",
+        description=f"Serve the {package} MCP server.",
+        epilog=_EPILOG.replace("PACKAGE", package),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    parser.add_argument("--http", action="store_true", help="serve Streamable HTTP, not stdio")
+    http = parser.add_argument_group("HTTP (with --http)")
+    http.add_argument("--host", help="address to bind (default 127.0.0.1: this machine only)")
+    http.add_argument("--port", type=int, help="port (default 8000)")
+    http.add_argument("--workers", type=int, help="worker processes (default 1)")
+    http.add_argument("--path", help="path of the MCP endpoint (default /mcp)")
+    http.add_argument(
+        "--store",
+        help="shared state: memory: (default, one worker) or redis://HOST:PORT/DB",
+    )
+    http.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="HOST[:PORT]",
+        help="Host header value to accept (repeatable; default: the loopback names, plus "
+        "--host when it is a specific address); * accepts any (only behind a proxy that checks it)",
+    )
+    http.add_argument(
+        "--allowed-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="browser Origin to accept besides the allowed hosts' own (repeatable)",
+    )
+    http.add_argument(
+        "--max-body-bytes", type=int, help="larger request bodies get 413 (default 4 MiB)"
+    )
+    http.add_argument(
+        "--session-ttl", type=float, help="seconds an idle session is kept (default 3600)"
+    )
+    return parser
+
+
+def main(
+    server: Server | Callable[[], Server], package: str, argv: Sequence[str] | None = None
+) -> None:
+    """Serve ``server``; given as a function, it is called (importing the user's handlers)
+    only after the options are read and, for stdio, standard output is claimed."""
+    cli = parser(package)
+    args = cli.parse_args(argv)
+    http_only = [
+        name
+        for name in (
+            "host", "port", "workers", "path", "store", "allowed_host", "allowed_origin",
+            "max_body_bytes", "session_ttl",
+        )
+        if getattr(args, name) is not None
+    ]  # fmt: skip
+    if not args.http:
+        if http_only:
+            cli.error(f"--{http_only[0].replace('_', '-')} needs --http")
+        claim_stdout()
+        run_stdio(_loaded(server))
+        return
+    host = args.host or "127.0.0.1"
+    workers = args.workers or 1
+    if workers < 1:
+        cli.error("--workers must be 1 or more")
+    settings = HttpSettings(
+        path=args.path or "/mcp",
+        allowed_hosts=tuple(args.allowed_host or _default_hosts(host, cli)),
+        allowed_origins=tuple(args.allowed_origin or ()),
+        max_body_bytes=args.max_body_bytes or HttpSettings.max_body_bytes,
+        store=args.store,
+        session_ttl_seconds=args.session_ttl or HttpSettings.session_ttl_seconds,
+    )
+    if workers > 1 and settings.store is None:
+        print(
+            "warning: workers do not share sessions without --store redis://...; "
+            "only stateless (2026-07-28) clients are served reliably",
+            file=sys.stderr,
+        )
+    serve_http(
+        _loaded(server), package, settings, host=host, port=args.port or 8000, workers=workers
+    )
+
+
+def _loaded(server: Server | Callable[[], Server]) -> Server:
+    return server if isinstance(server, Server) else server()
+
+
+def _default_hosts(host: str, cli: argparse.ArgumentParser) -> list[str]:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return [*LOOPBACK_HOSTS, host]  # a host name: accept requests naming it
+    if address.is_unspecified:
+        cli.error(
+            f"--host {host} listens on every interface: name the host names clients use "
+            "with --allowed-host (DNS rebinding protection), or * behind a checking proxy"
+        )
+    if address.is_loopback:
+        return list(LOOPBACK_HOSTS)
+    return [*LOOPBACK_HOSTS, f"[{host}]" if address.version == 6 else host]
+
+
+def serve_http(
+    server: Server, package: str, settings: HttpSettings, *, host: str, port: int, workers: int
+) -> None:
+    try:
+        import uvicorn
+    except ImportError:
+        sys.exit(f"--http needs uvicorn: pip install '{package.replace('_', '-')}[http]'")
+    os.environ.update(settings.environment())  # worker processes read the same settings
+    if workers == 1:
+        from .asgi import McpHttpApp
+
+        uvicorn.run(
+            McpHttpApp(server, settings), host=host, port=port, log_level="warning", lifespan="on"
+        )
+    else:
+        uvicorn.run(
+            f"{package}.asgi:app",
+            host=host,
+            port=port,
+            workers=workers,
+            log_level="warning",
+            lifespan="on",
+        )

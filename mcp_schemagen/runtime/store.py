@@ -1,0 +1,214 @@
+"""What HTTP workers share: sessions, resumable event logs, cancellations, client replies.
+
+One interface, two implementations: ``MemoryStore`` (this process only; the default for a
+single worker) and ``RedisStore`` (``runtime/redis_store.py``; every worker and machine
+pointing at one Redis sees the same sessions). Select one with ``open_store(url)``:
+``None`` or ``"memory:"`` gives the in-process store, ``redis://…``/``rediss://…`` Redis.
+
+The stateless revision (2026-07-28) needs none of this; the session revisions
+(2025-03-26 to 2025-11-25) keep here whatever a request on *another* worker must see:
+
+- a session's record: the facts fixed at initialize (revision, client capabilities and
+  info) and those that change later (log level, ``initialized``);
+- the events of every SSE stream, so a client that lost a stream can resume it with
+  ``GET`` + ``Last-Event-ID`` at any worker, including events written after it resumed
+  (``read_events`` blocks until new ones arrive);
+- ``notifications/cancelled``: ``publish_cancel`` reaches the worker running the call,
+  whose ``on_cancel`` callback cancels it;
+- replies to requests the server sends to the client (elicitation, sampling, roots):
+  a handler that sent request ``R`` on its call's outbound channel awaits
+  ``await_reply(session, R)``; the client POSTs its JSON-RPC response, possibly to
+  another worker, which calls ``deliver_reply(session, R, message)``. The HTTP app
+  already routes every POSTed response there; the interactive-tools work only needs to
+  send the request and await the reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .jsonrpc import RequestId
+
+CancelCallback = Callable[[str, RequestId], None]
+# A stream's events: (sequence number, message or None for the priming event, last?).
+Event = tuple[int, bytes, bool]
+
+
+class Store:
+    """The shared state of HTTP workers. Every method is a coroutine; implementations
+    must be safe to call from any number of concurrent requests."""
+
+    def __init__(self) -> None:
+        self.on_cancel: CancelCallback | None = None  # set by the HTTP app
+
+    async def start(self) -> None:
+        """Connect and subscribe (called once, at the app's start-up)."""
+
+    async def close(self) -> None:
+        """Release connections (called at shutdown)."""
+
+    # sessions ------------------------------------------------------------------
+    async def create_session(self, session_id: str, record: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def load_session(self, session_id: str) -> dict[str, Any] | None:
+        """The session's record, or None when it does not exist or has ended/expired."""
+        raise NotImplementedError
+
+    async def update_session(self, session_id: str, changes: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def end_session(self, session_id: str) -> bool:
+        """End the session; False when there was none."""
+        raise NotImplementedError
+
+    # resumable streams ---------------------------------------------------------
+    async def open_stream(self, stream_id: str) -> None:
+        """Make a stream known before its first event (a client may resume it at once)."""
+        raise NotImplementedError
+
+    async def append_event(self, stream_id: str, message: bytes, last: bool) -> int:
+        """Record one message of an SSE stream; returns its sequence number (from 1;
+        0 is the priming event every stream starts with)."""
+        raise NotImplementedError
+
+    async def read_events(self, stream_id: str, after: int, timeout: float) -> list[Event] | None:
+        """Events of ``stream_id`` after sequence ``after``, waiting up to ``timeout``
+        seconds for the first one; ``[]`` on timeout, None for an unknown stream."""
+        raise NotImplementedError
+
+    # cancellation and replies from the client ------------------------------------
+    async def publish_cancel(self, session_id: str, request_id: RequestId) -> None:
+        raise NotImplementedError
+
+    async def deliver_reply(
+        self, session_id: str, request_id: RequestId, message: dict[str, Any]
+    ) -> None:
+        raise NotImplementedError
+
+    async def await_reply(
+        self, session_id: str, request_id: RequestId, timeout: float
+    ) -> dict[str, Any] | None:
+        """The client's response to a request the server sent; None on timeout."""
+        raise NotImplementedError
+
+    def _cancelled(self, session_id: str, request_id: RequestId) -> None:
+        if self.on_cancel is not None:
+            self.on_cancel(session_id, request_id)
+
+
+@dataclass
+class _Stream:
+    events: list[Event] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    touched: float = field(default_factory=time.monotonic)
+
+
+class MemoryStore(Store):
+    """All shared state in this process: right for one worker, invisible to others.
+
+    Sessions idle longer than ``session_ttl`` seconds and streams untouched for
+    ``event_ttl`` seconds are forgotten (checked lazily, so no timer runs)."""
+
+    def __init__(self, *, session_ttl: float = 3600.0, event_ttl: float = 300.0) -> None:
+        super().__init__()
+        self.session_ttl = session_ttl
+        self.event_ttl = event_ttl
+        self._sessions: dict[str, tuple[dict[str, Any], float]] = {}
+        self._streams: dict[str, _Stream] = {}
+        self._replies: dict[tuple[str, RequestId], asyncio.Future[dict[str, Any]]] = {}
+        self._sweep_at = time.monotonic() + event_ttl
+
+    async def create_session(self, session_id: str, record: dict[str, Any]) -> None:
+        self._sessions[session_id] = (dict(record), time.monotonic())
+
+    async def load_session(self, session_id: str) -> dict[str, Any] | None:
+        found = self._sessions.get(session_id)
+        if found is None:
+            return None
+        now = time.monotonic()
+        if now - found[1] > self.session_ttl:
+            del self._sessions[session_id]
+            return None
+        self._sessions[session_id] = (found[0], now)
+        return dict(found[0])
+
+    async def update_session(self, session_id: str, changes: dict[str, Any]) -> None:
+        found = self._sessions.get(session_id)
+        if found is not None:
+            found[0].update(changes)
+
+    async def end_session(self, session_id: str) -> bool:
+        return self._sessions.pop(session_id, None) is not None
+
+    async def append_event(self, stream_id: str, message: bytes, last: bool) -> int:
+        now = time.monotonic()
+        if now > self._sweep_at:
+            self._sweep(now)
+        stream = self._streams.get(stream_id)
+        if stream is None:
+            stream = self._streams[stream_id] = _Stream()
+        sequence = len(stream.events) + 1
+        stream.events.append((sequence, message, last))
+        stream.touched = now
+        stream.changed.set()
+        stream.changed = asyncio.Event()
+        return sequence
+
+    async def read_events(self, stream_id: str, after: int, timeout: float) -> list[Event] | None:
+        stream = self._streams.get(stream_id)
+        if stream is None:
+            return None
+        if len(stream.events) <= after:
+            waiting = stream.changed
+            try:
+                await asyncio.wait_for(waiting.wait(), timeout)
+            except TimeoutError:
+                return []
+        return stream.events[after:]
+
+    def _sweep(self, now: float) -> None:
+        self._sweep_at = now + self.event_ttl
+        stale = [k for k, s in self._streams.items() if now - s.touched > self.event_ttl]
+        for key in stale:
+            del self._streams[key]
+
+    async def open_stream(self, stream_id: str) -> None:
+        self._streams.setdefault(stream_id, _Stream())
+
+    async def publish_cancel(self, session_id: str, request_id: RequestId) -> None:
+        self._cancelled(session_id, request_id)
+
+    async def deliver_reply(
+        self, session_id: str, request_id: RequestId, message: dict[str, Any]
+    ) -> None:
+        waiting = self._replies.get((session_id, request_id))
+        if waiting is not None and not waiting.done():
+            waiting.set_result(message)
+
+    async def await_reply(
+        self, session_id: str, request_id: RequestId, timeout: float
+    ) -> dict[str, Any] | None:
+        key = (session_id, request_id)
+        waiting = self._replies[key] = asyncio.get_running_loop().create_future()
+        try:
+            return await asyncio.wait_for(waiting, timeout)
+        except TimeoutError:
+            return None
+        finally:
+            self._replies.pop(key, None)
+
+
+def open_store(url: str | None, *, session_ttl: float = 3600.0, event_ttl: float = 300.0) -> Store:
+    """The store a URL names: None/``memory:`` in process, ``redis://``/``rediss://`` Redis."""
+    if url is None or url in ("", "memory:", "memory"):
+        return MemoryStore(session_ttl=session_ttl, event_ttl=event_ttl)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis_store import RedisStore
+
+        return RedisStore(url, session_ttl=session_ttl, event_ttl=event_ttl)
+    raise ValueError(f"unknown store {url!r}: use memory: or redis://host:port/db")

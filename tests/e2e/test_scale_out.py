@@ -1,0 +1,174 @@
+"""Scale-out with no sticky routing: two server processes on two ports share one
+redis-server, and a client sends each request of one session to alternating processes.
+
+In every session revision: the session minted by one process is served by the other; the
+log level set on one decides what the other sends; a stream written by one is resumed
+(``GET`` + ``Last-Event-ID``) at the other, with only that stream's events;
+``notifications/cancelled`` sent to one cancels the call running on the other; DELETE at
+one ends the session for both. 2026-07-28 needs nothing shared, and closing its response
+stream cancels the call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.support.http_client import HttpSession, Reply, exchange
+from tests.support.http_server import (
+    CONFORMANCE_PROJECT,
+    REDIS,
+    build_project,
+    free_port,
+    http_command,
+    redis_server,
+    serving,
+)
+from tests.support.paths import needs_shared
+from tests.support.stdio_conversation import STATELESS
+
+PACKAGE = "conformance_server"
+pytestmark = [
+    needs_shared,
+    pytest.mark.skipif(
+        REDIS is None,
+        reason="redis-server is not installed (Debian package redis-server; .ci/run installs it)",
+    ),
+]
+
+
+class Workers(NamedTuple):
+    a: str
+    b: str
+    log_a: Path
+    log_b: Path
+
+
+@pytest.fixture(scope="module")
+def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workers]:
+    folder = tmp_path_factory.mktemp("scale-out")
+    root = build_project(CONFORMANCE_PROJECT, folder, PACKAGE)
+    with contextlib.ExitStack() as stack:
+        store = stack.enter_context(redis_server(folder / "redis"))
+        urls = []
+        for name in ("a", "b"):
+            port = free_port()
+            command = http_command(PACKAGE, port, "--store", store)
+            urls.append(stack.enter_context(serving(root, command, port, folder / f"{name}.log")))
+        yield Workers(urls[0], urls[1], folder / "a.log", folder / "b.log")
+
+
+def methods(reply: Reply) -> list[str]:
+    return [m.get("method", "response") for m in reply.messages]
+
+
+def wait_for(path: Path, text: str, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if text in path.read_text(errors="replace"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("revision", ["2025-03-26", "2025-06-18", "2025-11-25"])
+def test_one_session_served_by_alternating_workers(revision: str, workers: Workers) -> None:
+    a, b = workers.a, workers.b
+    session = HttpSession(a, revision)  # initialize at A
+    assert session.request("tools/list", url=b).status == 200
+
+    # The log level set at A decides what B sends, and the other way round.
+    assert session.request("logging/setLevel", {"level": "error"}, url=a).status == 200
+    quiet = session.call("test_tool_with_logging", {}, url=b)
+    assert methods(quiet) == ["response"]
+    assert session.request("logging/setLevel", {"level": "info"}, url=b).status == 200
+    loud = session.call("test_tool_with_logging", {}, url=a)
+    assert methods(loud) == ["notifications/message"] * 3 + ["response"]
+
+    # A stream written at B, resumed at A after its first event: the rest, nothing else.
+    progress = session.request(
+        "tools/call",
+        {"name": "test_tool_with_progress", "arguments": {}, "_meta": {"progressToken": "p"}},
+        url=b,
+    )
+    assert methods(progress) == ["notifications/progress"] * 3 + ["response"]
+    ids = [i for i in progress.event_ids if not i.endswith("/0")]  # without the priming event
+    assert len(ids) == 4
+    resumed = exchange(a, "GET", headers={**session.headers("ping", None), "Last-Event-ID": ids[0]})
+    assert resumed.status == 200
+    assert resumed.messages == progress.messages[1:]
+    assert resumed.event_ids == ids[1:]
+
+    if revision == "2025-11-25":
+        # The handler closes its stream mid-call (after the priming event, with retry); the
+        # client resumes at the other worker and receives the result there.
+        closed = session.call("test_reconnection", {}, url=a)
+        assert closed.messages == [] and closed.retry is not None
+        assert closed.event_ids and closed.event_ids[0].endswith("/0")
+        headers = {**session.headers("ping", None), "Last-Event-ID": closed.event_ids[-1]}
+        after = exchange(b, "GET", headers=headers)
+        assert after.status == 200 and methods(after) == ["response"]
+        assert "reconnected" in after.last["result"]["content"][0]["text"]
+
+    # notifications/cancelled at A cancels the call running at B.
+    message = session.message("tools/call", {"name": "slow_job", "arguments": {"seconds": 30}})
+    running: list[Reply] = []
+    thread = threading.Thread(
+        target=lambda: running.append(
+            exchange(b, body=message, headers=session.headers("tools/call", None), timeout=30)
+        )
+    )
+    thread.start()
+    time.sleep(0.5)  # the call is running at B (its progress event went out)
+    cancelled = session.notify("notifications/cancelled", {"requestId": message["id"]}, url=a)
+    assert cancelled.status == 202
+    thread.join(timeout=20)
+    assert not thread.is_alive(), "the cancelled call's stream did not end"
+    assert "response" not in methods(running[0])  # a cancelled request gets no response
+    assert wait_for(workers.log_b, "slow_job: cancelled")
+
+    # DELETE at B ends the session for A too.
+    assert exchange(b, "DELETE", headers=session.headers("ping", None)).status == 200
+    assert session.request("tools/list", url=a).status == 404
+
+
+def test_stateless_requests_alternate_and_closing_the_stream_cancels(workers: Workers) -> None:
+    client = HttpSession(workers.a, STATELESS)
+    for url in (workers.a, workers.b, workers.a, workers.b):
+        reply = client.call("test_simple_text", {}, url=url)
+        assert reply.status == 200 and "simple text" in reply.last["result"]["content"][0]["text"]
+
+    # Read the stream up to the first event, then hang up: the call is cancelled.
+    params: dict[str, Any] = {
+        "name": "slow_job",
+        "arguments": {"seconds": 30},
+        "_meta": {"progressToken": "slow"},
+    }
+    message = client.message("tools/call", params)
+    parts = urlsplit(workers.a)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=15)
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        **client.headers("tools/call", params),
+    }
+    connection.request("POST", parts.path, body=json.dumps(message), headers=headers)
+    response = connection.getresponse()
+    assert response.status == 200
+    assert response.getheader("x-accel-buffering") == "no"
+    received = b""
+    while b"notifications/progress" not in received:
+        chunk = response.read1(4096)
+        assert chunk, "the stream ended before the progress event"
+        received += chunk
+    connection.close()
+    assert wait_for(workers.log_a, "slow_job: cancelled")
