@@ -1,7 +1,9 @@
-"""How long `check` and `build` take on a 100-tool project, beside datamodel-code-generator
-run alone on the same schemas. One run prints every figure; medians of repeated runs.
+"""How long `check` and `build` take on projects of 10, 100 and 500 tools and on one
+5,000-property schema, beside datamodel-code-generator run alone on the same schemas; black
+beside ruff on the same generated modules; protocol models cold and warm. One run prints
+every figure; medians of repeated runs.
 
-    .venv/bin/python bench/bench_build.py [--tools 100] [--repeat 15]
+    .venv/bin/python bench/bench_build.py [--sizes 10,100,500] [--repeat 5] [--build-repeat 3]
 
 Needs the protocol schemas (MCP_CODEGEN_SPEC_MIRROR, or the cache from `mcp-codegen
 specs pull`). Timings are wall-clock on a noisy machine: read the ratios.
@@ -103,14 +105,29 @@ def composed(index: int) -> dict[str, Any]:
     }
 
 
-def make_project(root: Path, count: int) -> list[dict[str, Any]]:
+def wide(properties: int) -> dict[str, Any]:
+    """One tool of ``properties`` string properties (issue 10 point 9: 5,000 took 168 s)."""
+    return {
+        "name": f"wide_{properties}",
+        "description": "Very many properties.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {f"p_{n}": {"type": "string"} for n in range(properties)},
+        },
+    }
+
+
+def make_project(
+    root: Path, count: int, tools: list[dict[str, Any]] | None = None, extra: str = ""
+) -> list[dict[str, Any]]:
     shapes = (small, medium, composed)
-    tools = [shapes[i % 3](i) for i in range(count)]
+    tools = tools if tools is not None else [shapes[i % 3](i) for i in range(count)]
     (root / "tools").mkdir(parents=True)
     for definition in tools:
         (root / "tools" / f"{definition['name']}.json").write_text(json.dumps(definition, indent=2))
     (root / "pyproject.toml").write_text(
-        '[project]\nname = "bench"\nversion = "0.1.0"\n\n[tool.mcp-codegen]\npackage = "bench_server"\n'
+        '[project]\nname = "bench"\nversion = "0.1.0"\n\n[tool.mcp-codegen]\n'
+        f'package = "bench_server"\n{extra}'
     )
     return tools
 
@@ -150,19 +167,144 @@ def datamodel_alone(tools: list[dict[str, Any]]) -> None:
                 )
 
 
-def protocol_models_alone() -> None:
+def protocol_models_alone(use_cache: bool) -> None:
     from mcp_schemagen import specs
     from mcp_schemagen.protocol_models import render_protocol_module
     from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 
     for revision in DEFAULT_NAMES:  # what the benchmarked project builds
-        render_protocol_module(specs.load(revision), use_cache=False)
+        render_protocol_module(specs.load(revision), use_cache=use_cache)
+
+
+def datamodel_alone_spawned(work: Path, tools: list[dict[str, Any]]) -> float:
+    """datamodel-code-generator on the same schemas in one fresh process, as a user
+    running it alone would: spawn and imports included."""
+    (work / "tools.json").write_text(json.dumps(tools))
+    code = (
+        f"import json, sys, warnings; warnings.simplefilter('ignore'); sys.path.insert(0, {str(HERE)!r}); "
+        f"from bench_build import datamodel_alone; datamodel_alone(json.load(open({str(work / 'tools.json')!r})))"
+    )
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return time.perf_counter() - start
+
+
+def formatter_figures(package: Path, repeat: int) -> list[tuple[str, float, float]]:
+    """black (each module, in process: the old formatter) beside ruff (one process for all
+    of them: the formatter now) on the same generated modules, as the build wrote them."""
+    import black
+    from black.mode import TargetVersion
+
+    from mcp_schemagen.formatting import format_modules
+
+    sources = [p.read_text() for p in sorted(package.rglob("*.py")) if "_runtime" not in p.parts]
+    mode = black.Mode(target_versions={TargetVersion.PY311}, line_length=100)
+    black_seconds = median_seconds(
+        lambda: [black.format_str(s, mode=mode) for s in sources], repeat
+    )
+    ruff_seconds = median_seconds(lambda: format_modules(sources), repeat)
+    label = f"  {len(sources)} generated modules"
+    return [(f"{label}, black {black.__version__} (in process)", black_seconds, ruff_seconds)]
+
+
+def edit_tool(project: Path, name: str) -> None:
+    """One inputSchema edit: a new optional property."""
+    path = project / "tools" / f"{name}.json"
+    definition = json.loads(path.read_text())
+    definition["inputSchema"].setdefault("properties", {})["added"] = {"type": "integer"}
+    path.write_text(json.dumps(definition, indent=2))
+
+
+def project_rows(
+    work: Path, size: int, env: dict[str, str], options: argparse.Namespace
+) -> tuple[list[tuple[str, float]], float]:
+    project = work / f"project-{size}"
+    tools = make_project(project, size)
+    cold_env = {**env, "MCP_CODEGEN_CACHE_DIR": str(work / f"cold-{size}")}
+    warm_env = {**env, "MCP_CODEGEN_CACHE_DIR": str(work / f"warm-{size}")}
+
+    def from_nothing(cache: str | None) -> Callable[[], None]:
+        def setup() -> None:
+            shutil.rmtree(project / "bench_server", ignore_errors=True)
+            if cache:
+                shutil.rmtree(work / cache, ignore_errors=True)
+
+        return setup
+
+    rows = [
+        (
+            "build from nothing, cold caches",
+            median_seconds(
+                lambda: cli("build", "-q", str(project), env=cold_env),
+                options.build_repeat,
+                from_nothing(f"cold-{size}"),
+            ),
+        )
+    ]
+    cli("build", "-q", str(project), env=warm_env)
+    rows.append(
+        (
+            "build from nothing, warm caches",
+            median_seconds(
+                lambda: cli("build", "-q", str(project), env=warm_env),
+                options.build_repeat,
+                from_nothing(None),
+            ),
+        )
+    )
+    rows.append(
+        (
+            "build, nothing changed",
+            median_seconds(lambda: cli("build", "-q", str(project), env=warm_env), options.repeat),
+        )
+    )
+    rows.append(
+        (
+            "check, nothing changed",
+            median_seconds(lambda: cli("check", str(project), env=warm_env), options.repeat),
+        )
+    )
+    originals = {p: p.read_text() for p in (project / "tools").glob("*.json")}
+    edits = iter(range(1, 10_000))
+
+    def edit_one() -> None:
+        for path, text in originals.items():
+            path.write_text(text)
+        edit_tool(project, tools[next(edits) % len(tools)]["name"])
+
+    def check_stale() -> None:
+        run = subprocess.run(
+            [sys.executable, "-m", "mcp_schemagen.cli", "check", str(project)],
+            env=warm_env,
+            capture_output=True,
+        )
+        assert run.returncode == 1, run.stderr
+
+    rows.append(
+        (
+            "check after one tool's inputSchema edit",
+            median_seconds(check_stale, options.repeat, edit_one),
+        )
+    )
+    rows.append(
+        (
+            "build after one tool's inputSchema edit",
+            median_seconds(
+                lambda: cli("build", "-q", str(project), env=warm_env), options.repeat, edit_one
+            ),
+        )
+    )
+    reference = statistics.median(
+        datamodel_alone_spawned(work, tools) for _ in range(options.build_repeat)
+    )
+    return rows, reference
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tools", type=int, default=100)
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--sizes", default="10,100,500", help="tool counts, comma-separated")
+    parser.add_argument("--properties", default="1000,5000", help="sizes of the wide schema")
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--build-repeat", type=int, default=3)
     options = parser.parse_args()
     warnings.simplefilter("ignore", FutureWarning)  # datamodel-code-generator's notice on defaults
@@ -170,101 +312,98 @@ def main() -> None:
         os.environ["MCP_CODEGEN_SPEC_MIRROR"] = str(SHARED_SPECS)
     env = dict(os.environ)
     work = Path(tempfile.mkdtemp(prefix="mcp-codegen-bench-"))
+    sections: list[tuple[str, list[tuple[str, float]], float, str]] = []
     try:
-        project = work / "project"
-        tools = make_project(project, options.tools)
-        warm_cache = work / "warm-cache"
-        env_warm = {**env, "MCP_CODEGEN_CACHE_DIR": str(warm_cache)}
-        cli("build", "-q", str(project), env=env_warm)
+        for size in (int(n) for n in options.sizes.split(",")):
+            print(f"measuring {size} tools ...", file=sys.stderr, flush=True)
+            rows, reference = project_rows(work, size, env, options)
+            sections.append((f"{size} tools (CLI, spawn included)", rows, reference, "DMCG alone"))
 
-        rows: list[tuple[str, float]] = []
-        rows.append(
-            (
-                "mcp-codegen check, unchanged (CLI, spawn included)",
-                median_seconds(lambda: cli("check", str(project), env=env_warm), options.repeat),
-            )
-        )
-        handlers = project / "bench_server" / "handlers.py"
-        original = handlers.read_text()
-        handlers.write_text(
-            original.replace('raise NotImplementedError("small_0")', 'return "edited body"', 1)
-        )
-        rows.append(
-            (
-                "mcp-codegen check, a handler body edited (CLI)",
-                median_seconds(lambda: cli("check", str(project), env=env_warm), options.repeat),
-            )
-        )
-        handlers.write_text(original)
+        for count in (int(n) for n in options.properties.split(",")):
+            print(f"measuring {count} properties ...", file=sys.stderr, flush=True)
+            project = work / f"wide-{count}"
+            tools = make_project(project, 1, [wide(count)], extra='revisions = ["2025-11-25"]\n')
+            cache = {**env, "MCP_CODEGEN_CACHE_DIR": str(work / f"wide-cache-{count}")}
 
-        def fresh_copy() -> None:
-            shutil.rmtree(project / "bench_server", ignore_errors=True)
+            def setup(project: Path = project, count: int = count) -> None:
+                shutil.rmtree(project / "bench_server", ignore_errors=True)
+                shutil.rmtree(work / f"wide-cache-{count}", ignore_errors=True)
 
-        def cold_cache() -> None:
-            fresh_copy()
-            shutil.rmtree(work / "cold-cache", ignore_errors=True)
+            seconds = median_seconds(
+                lambda project=project, cache=cache: cli("build", "-q", str(project), env=cache),
+                options.build_repeat,
+                setup,
+            )
+            reference = statistics.median(
+                datamodel_alone_spawned(work, tools) for _ in range(options.build_repeat)
+            )
+            sections.append(
+                (
+                    f"one tool of {count} properties",
+                    [("build from nothing, cold caches", seconds)],
+                    reference,
+                    "DMCG alone",
+                )
+            )
 
-        env_cold = {**env, "MCP_CODEGEN_CACHE_DIR": str(work / "cold-cache")}
-        rows.append(
-            (
-                "mcp-codegen build, from nothing, cold caches (CLI)",
-                median_seconds(
-                    lambda: cli("build", "-q", str(project), env=env_cold),
-                    options.build_repeat,
-                    cold_cache,
-                ),
+        print("measuring formatters and protocol models ...", file=sys.stderr, flush=True)
+        package = work / f"project-{options.sizes.split(',')[1 if ',' in options.sizes else 0]}"
+        for label, black_seconds, ruff_seconds in formatter_figures(
+            package / "bench_server", options.build_repeat
+        ):
+            sections.append(
+                ("formatting", [(label, black_seconds)], ruff_seconds, "ruff, one process")
             )
+        models_project = work / "with-models"
+        make_project(models_project, 3, extra="protocol-models = true\n")
+        models_env = {**env, "MCP_CODEGEN_CACHE_DIR": str(work / "models-cache")}
+
+        def no_models_cache() -> None:
+            shutil.rmtree(models_project / "bench_server", ignore_errors=True)
+            shutil.rmtree(work / "models-cache", ignore_errors=True)
+
+        cold = median_seconds(
+            lambda: cli("build", "-q", str(models_project), env=models_env),
+            options.build_repeat,
+            no_models_cache,
         )
-        rows.append(
-            (
-                "mcp-codegen build, from nothing, warm caches (CLI)",
-                median_seconds(
-                    lambda: cli("build", "-q", str(project), env=env_warm),
-                    options.build_repeat,
-                    fresh_copy,
-                ),
-            )
+        warm = median_seconds(
+            lambda: cli("build", "-q", str(models_project), env=models_env),
+            options.build_repeat,
+            lambda: shutil.rmtree(models_project / "bench_server", ignore_errors=True),
         )
-        rows.append(
-            (
-                "  of which: protocol models of 5 revisions, no cache (in process)",
-                median_seconds(protocol_models_alone, options.build_repeat),
-            )
+        plain_project = work / "without-models"
+        make_project(plain_project, 3)
+        plain_env = {**env, "MCP_CODEGEN_CACHE_DIR": str(work / "plain-cache")}
+        plain = median_seconds(
+            lambda: cli("build", "-q", str(plain_project), env=plain_env),
+            options.build_repeat,
+            lambda: (
+                shutil.rmtree(plain_project / "bench_server", ignore_errors=True),
+                shutil.rmtree(work / "plain-cache", ignore_errors=True),
+            ),
         )
-        rows.append(
+        alone = median_seconds(lambda: protocol_models_alone(False), options.build_repeat)
+        sections.append(
             (
-                "datamodel-code-generator alone, same schemas (in process)",
-                median_seconds(lambda: datamodel_alone(tools), options.build_repeat),
-            )
-        )
-        rows.append(
-            (
-                "datamodel-code-generator alone, same schemas (one process, spawn included)",
-                median_seconds(
-                    lambda: subprocess.run(
-                        [
-                            sys.executable,
-                            "-c",
-                            f"import json,sys; sys.path.insert(0, {str(HERE)!r}); "
-                            f"from bench_build import datamodel_alone; datamodel_alone(json.load(open({str(work / 'tools.json')!r})))",
-                        ],
-                        check=True,
-                    ),
-                    options.build_repeat,
-                    lambda: (work / "tools.json").write_text(json.dumps(tools)),
-                ),
+                "3 tools, protocol models of 5 revisions (CLI)",
+                [
+                    ("build from nothing, default (no models)", plain),
+                    ("build from nothing, protocol-models = true, cold cache", cold),
+                    ("build from nothing, protocol-models = true, warm cache", warm),
+                ],
+                alone,
+                "DMCG + ruff on the 5 schemas alone",
             )
         )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    reference = rows[-1][1]
-    print(
-        f"\n{options.tools} tools; medians of {options.repeat} (check) and {options.build_repeat} (build) runs\n"
-    )
-    print(f"{'':74} {'seconds':>9} {'vs DMCG alone':>14}")
-    for label, seconds in rows:
-        print(f"{label:74} {seconds:9.3f} {seconds / reference:13.2f}x")
+    print(f"\nmedians of {options.repeat} (check, edits) and {options.build_repeat} (builds) runs")
+    for title, rows, reference, peer in sections:
+        print(f"\n{title}: {peer} {reference:.3f} s")
+        for label, seconds in rows:
+            print(f"  {label:66} {seconds:8.3f} s {seconds / reference:7.2f}x {peer}")
 
 
 if __name__ == "__main__":

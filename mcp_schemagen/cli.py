@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcp_schemagen import __version__, specs
+from mcp_schemagen.config import load_config
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, sort_for_report
-from mcp_schemagen.freshness import is_fresh
+from mcp_schemagen.freshness import fresh_record, is_fresh
 from mcp_schemagen.manifest import MANIFEST_NAME
 
 EXIT_OK, EXIT_STALE, EXIT_INVALID = 0, 1, 2  # 3 (handler conflict) comes with its BuildError
@@ -34,10 +35,18 @@ def _shown(path: Path) -> str:
 
 
 def command_build(arguments: argparse.Namespace) -> int:
+    root = Path(arguments.dir)
+    allow_outside = arguments.allow_outside_project
+    record = fresh_record(root, allow_outside=allow_outside)
+    if record is not None:  # the build record proves there is nothing to write
+        tools = len(record.handlers["handlers"])
+        package = load_config(root, allow_outside=allow_outside).package
+        print(f"{package}: up to date ({tools} tools)")
+        return EXIT_OK
+    # The generator proper is imported only now: a fresh project never pays for it.
     from mcp_schemagen.pipeline import plan, quiet, stderr_progress
     from mcp_schemagen.write import write_all
 
-    root = Path(arguments.dir)
     progress = quiet if arguments.quiet else stderr_progress
     result = plan(root, progress, allow_outside=arguments.allow_outside_project)
     _report(result.warnings)
@@ -140,7 +149,8 @@ def _parser() -> argparse.ArgumentParser:
         "build",
         help="generate the server package of a project",
         description="Check the tool files of the project in DIR and (re)generate its package: "
-        "types, validators, dispatch table, runtime, protocol models, and handler stubs. "
+        "types, validators, dispatch table, runtime, handler stubs, and protocol models when "
+        "`protocol-models = true`. "
         "Only files whose content changes are written; handler bodies are never overwritten.",
     )
     build.add_argument(

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import builtins
+import dataclasses
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.ir import CONTENT_TYPES, Parameter, Tool, TypeExport
 from mcp_schemagen.naming import pascal_case, python_identifier
 from mcp_schemagen.publish import all_published
@@ -18,8 +21,12 @@ from mcp_schemagen.typegen import TypedModule, typed_module
 
 _SIMPLE_NAMES = frozenset({"str", "int", "float", "bool", "None", "list", "dict"})
 _SCALARS = (str, int, float, bool, type(None))
-# Names the handler module imports from the generated package; a handler may not shadow them.
-RESERVED_FUNCTION_NAMES = frozenset({"annotations", *CONTENT_TYPES})
+# Names a handler may not take: what the handler module imports from the generated
+# package, and every builtin, since annotations (`list[ContentBlock]`), `typing.get_type_hints`
+# and the user's own bodies (`max(...)`) read builtins through the module's namespace.
+RESERVED_FUNCTION_NAMES = frozenset(
+    {"annotations", *CONTENT_TYPES, *(n for n in dir(builtins) if not n.startswith("_"))}
+)
 # Root keywords that make "one keyword parameter per property" lose meaning.
 _COMPOSITE_ROOT = frozenset(
     {
@@ -59,6 +66,56 @@ def _is_simple(annotation: str) -> bool:
     ) and not any(
         isinstance(node, ast.Constant) and node.value is not None for node in ast.walk(tree)
     )
+
+
+def _allows_none(annotation: str) -> bool:
+    """Whether ``None`` is one of the annotation's top-level union members."""
+    node = ast.parse(annotation, mode="eval").body
+    members: list[ast.expr] = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        members.append(node.right)
+        node = node.left
+    members.append(node)
+    return any(isinstance(m, ast.Constant) and m.value is None for m in members)
+
+
+def _with_public_names(annotation: str, public: dict[str, str]) -> tuple[str, frozenset[str]]:
+    """The annotation with each class of the tool's module by its public name, and those
+    names; ("", ...) when it holds anything else than such classes and simple builtins
+    (a Literal, say), which then gets an alias of its own."""
+    tree = ast.parse(annotation, mode="eval")
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and node.value is not None:
+            return "", frozenset()
+        if isinstance(node, ast.Name) and node.id not in _SIMPLE_NAMES:
+            if node.id not in public:
+                return "", frozenset()
+            node.id = public[node.id]
+            used.add(node.id)
+    return ast.unparse(tree), frozenset(used)
+
+
+_SCHEMA_PATH = re.compile(r"\s*Schema path: #(/\S*?)\.?$")
+
+
+def generator_diagnostics(types: TypedModule, file: str, pointer: str) -> list[Diagnostic]:
+    """datamodel-code-generator's warnings, in our words and located in the tool file."""
+    found = []
+    for note in types.generator_warnings:
+        where = pointer
+        path = _SCHEMA_PATH.search(note)
+        if path is not None:
+            where, note = pointer + path.group(1), note[: path.start()]
+        found.append(
+            warning(
+                file,
+                where,
+                "the generated Python types cannot express this schema exactly, so they may "
+                f"accept or reject what the server's validation does not ({note.strip()})",
+            )
+        )
+    return found
 
 
 def _python_literal(value: Any) -> str:
@@ -107,9 +164,11 @@ def _parameters(
         seen[python_name] = json_name
         annotation = types.fields.get(json_name, "Any")
         references: frozenset[str] = frozenset()
-        if annotation in public:
-            annotation = public[annotation]
-            references = frozenset({annotation})
+        substituted, named = _with_public_names(annotation, public)
+        if named:
+            # Classes of the module by their public names (`Place | PlanTripDestination`),
+            # rather than an alias: no second name for the same type.
+            annotation, references = substituted, named
         elif not _is_simple(annotation):
             alias = names.claim(prefix + pascal_case(json_name))
             aliases.append((alias, annotation))
@@ -121,10 +180,15 @@ def _parameters(
             default_source = None
         elif has_default and isinstance(default, _SCALARS):
             default_source = _python_literal(default)
+            if default is None and not _allows_none(annotation):
+                # `"default": null` on a property whose schema rejects null (common in
+                # real servers): the dispatcher passes None when the argument is
+                # omitted, so the parameter must admit it.
+                annotation = f"{annotation} | None"
         elif has_default:
             default_source = None  # mutable default: the dispatcher passes a fresh copy
         else:
-            annotation = annotation if annotation.endswith("None") else f"{annotation} | None"
+            annotation = annotation if _allows_none(annotation) else f"{annotation} | None"
             default_source = "None"
         parameters.append(
             Parameter(
@@ -165,17 +229,129 @@ def _with_aliases(types: TypedModule, aliases: list[tuple[str, str]]) -> TypedMo
     )
 
 
+@dataclass
+class _SharedDefinitions:
+    """`$defs` entries defined alike wherever their name is defined, in more than one
+    schema: one type, exported once, rather than one copy under each tool's prefix."""
+
+    owners: dict[str, tuple[str, ...]]  # definition name -> the tools defining it
+    public: dict[str, str] = field(default_factory=dict)  # its public name, once exported
+
+    @staticmethod
+    def of(sources: Sequence[ToolSource]) -> _SharedDefinitions:
+        texts: dict[str, set[str]] = {}
+        owners: dict[str, list[str]] = {}
+        refs: dict[str, set[str]] = {}
+        for source in sources:
+            for key in ("inputSchema", "outputSchema"):
+                schema = source.definition.get(key)
+                for keyword in ("$defs", "definitions"):
+                    table = schema.get(keyword) if isinstance(schema, dict) else None
+                    for name, definition in (table or {}).items():
+                        text = json.dumps(definition, sort_keys=True)
+                        texts.setdefault(name, set()).add(text)
+                        owners.setdefault(name, []).append(str(source.definition["name"]))
+                        refs.setdefault(name, set()).update(_REF.findall(text))
+        shared = {n for n, o in owners.items() if len(texts[n]) == 1 and len(o) > 1}
+        # A definition is the same type everywhere only if what it refers to is too.
+        while unshared := {
+            n for n in shared if any(r.rsplit("/", 1)[-1] not in shared for r in refs[n])
+        }:
+            shared -= unshared
+        return _SharedDefinitions({n: tuple(dict.fromkeys(owners[n])) for n in shared})
+
+
+# Every "$ref" value of a definition's JSON text; anything but "#/$defs/NAME" or
+# "#/definitions/NAME" keeps the definition per tool.
+_REF = re.compile(r'"\$ref": "((?:#/\$defs/|#/definitions/)?[^"]*)"')
+
+
+def _definition_names(schema: Any) -> frozenset[str]:
+    if not isinstance(schema, dict):
+        return frozenset()
+    tables = [schema.get(k) for k in ("$defs", "definitions")]
+    return frozenset(name for table in tables if isinstance(table, dict) for name in table)
+
+
+_NUMBERED = re.compile(r"(.*\D)(\d+)")
+
+
+def _member_names(types: TypedModule) -> dict[str, str]:
+    """Better names for classes datamodel-code-generator numbered apart (the anonymous
+    members of one union: `Destination`, `Destination1`, ...): each after the keys it
+    requires, or has (`DestinationLatLon`), when that tells every member apart."""
+    classes = {
+        node.name: node for node in ast.parse(types.source).body if isinstance(node, ast.ClassDef)
+    }
+    families: dict[str, list[str]] = {}
+    for name in classes:
+        numbered = _NUMBERED.fullmatch(name)
+        if numbered and numbered.group(1) in classes:
+            families.setdefault(numbered.group(1), [numbered.group(1)]).append(name)
+    renamed: dict[str, str] = {}
+    for base, members in families.items():
+        wanted = {member: base + _keys_name(classes[member]) for member in members}
+        if len(set(wanted.values())) == len(members) and base not in wanted.values():
+            renamed.update(wanted)
+    return renamed
+
+
+def _keys_name(node: ast.ClassDef) -> str:
+    fields = [
+        (item.target.id, not _is_not_required(item.annotation))
+        for item in node.body
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+    ]
+    keys = [name for name, required in fields if required] or [name for name, _ in fields]
+    return "".join(pascal_case(key) for key in keys[:3]) if keys else ""
+
+
+def _is_not_required(annotation: ast.expr) -> bool:
+    return (
+        isinstance(annotation, ast.Subscript)
+        and isinstance(annotation.value, ast.Name)
+        and annotation.value.id == "NotRequired"
+    )
+
+
 def _exports(
-    module: str, types: TypedModule, prefix: str, names: _Names, already: set[str]
-) -> list[TypeExport]:
+    module: str,
+    types: TypedModule,
+    prefix: str,
+    names: _Names,
+    already: set[str],
+    shared: _SharedDefinitions,
+    schema: Any,
+) -> tuple[list[TypeExport], dict[str, str]]:
+    """The module's exports, and the public name of each class it defines."""
     exports = []
+    public_names: dict[str, str] = {}
+    own_shared = shared.owners.keys() & _definition_names(schema)
+    member_names = _member_names(types)
     for local in sorted(types.names):
+        if local in own_shared and local in shared.public:
+            public_names[local] = shared.public[local]
+            continue  # exported with the first module that defines it
         if local in already:
             public = local
+        elif local in own_shared and len(shared.owners[local]) > 1 and local not in names.used:
+            public = names.claim(local)  # one type of several tools: no tool's prefix
+        elif local in member_names:
+            public = names.claim(prefix + member_names[local])
+        elif local.startswith(prefix) and local not in names.used:
+            public = names.claim(local)
         else:
-            public = names.claim(local if local.startswith(prefix) else prefix + local)
+            public = names.claim(prefix + local)  # `Tag` of tool "tag": TagTag, not Tag2
+        if local in own_shared:
+            shared.public[local] = public
+        public_names[local] = public
         exports.append(TypeExport(public, module, local))
-    return exports
+    return exports, public_names
+
+
+def _function_name(source: ToolSource) -> str:
+    function = python_identifier(str(source.definition["name"]))
+    return function + "_" if function in RESERVED_FUNCTION_NAMES else function
 
 
 @dataclass(frozen=True)
@@ -207,11 +383,9 @@ def _tool_names(
     ``ABInput``), so the root names are all reserved first."""
     problems: list[Diagnostic] = []
     functions: dict[str, ToolSource] = {}
-    for source in sorted(sources, key=lambda s: str(s.definition["name"])):
+    for source in sources:
         name = str(source.definition["name"])
-        function = python_identifier(name)
-        if function in RESERVED_FUNCTION_NAMES:
-            function += "_"
+        function = _function_name(source)
         if function in functions:
             other = functions[function]
             problems.append(
@@ -261,6 +435,9 @@ def compile_tools(
     tools: list[Tool] = []
     names = _Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES)
     named, problems = _tool_names(sources, names)
+    shared = _SharedDefinitions.of(sources)
+    # Tools keep the order of their files and, within a file, the order written: a
+    # server's tools/list order is part of its contract (clients' prompt caches).
     for tool_names in named:
         source, function, prefix = tool_names.source, tool_names.function, tool_names.prefix
         input_name, output_name = tool_names.input_name, tool_names.output_name
@@ -268,12 +445,15 @@ def compile_tools(
         name = str(definition["name"])
         input_schema = definition.get("inputSchema", {})
         input_types = typed_module(input_schema, input_name, cache_dir)
+        input_pointer = pointer_join(source.pointer, "inputSchema")
+        problems.extend(generator_diagnostics(input_types, source.file, input_pointer))
         whole: str | None = None
         parameters: list[Parameter] = []
         input_module, output_module = f"{function}__input", f"{function}__output"
-        exports = _exports(input_module, input_types, prefix, names, {input_name})
+        exports, public = _exports(
+            input_module, input_types, prefix, names, {input_name}, shared, input_schema
+        )
         if _keyword_parameters_fit(input_schema):
-            public = {e.local: e.public for e in exports}
             parameters, aliases, found = _parameters(
                 source.file, source.pointer, input_schema, input_types, public, prefix, names
             )
@@ -285,8 +465,19 @@ def compile_tools(
         output_types = None
         if "outputSchema" in definition:
             output_types = typed_module(definition["outputSchema"], output_name, cache_dir)
+            output_pointer = pointer_join(source.pointer, "outputSchema")
+            problems.extend(generator_diagnostics(output_types, source.file, output_pointer))
         if output_types is not None:
-            exports += _exports(output_module, output_types, prefix, names, {output_name})
+            output_exports, _ = _exports(
+                output_module,
+                output_types,
+                prefix,
+                names,
+                {output_name},
+                shared,
+                definition["outputSchema"],
+            )
+            exports += output_exports
         published, _ = all_published(definition, revisions)
         description = definition.get("description")
         tools.append(
@@ -308,4 +499,22 @@ def compile_tools(
                 description=description if isinstance(description, str) else None,
             )
         )
+    tools = _clear_of_imported_types(tools)
     return tools, problems + _collisions(tools)
+
+
+def _clear_of_imported_types(tools: list[Tool]) -> list[Tool]:
+    """A handler named like a type the handler module imports (tool "Place" beside a
+    shared `Place`) would shadow it: such a handler gets a trailing `_`, like a builtin."""
+    imported = {name for tool in tools for name in tool.type_references()}
+    taken = {tool.function for tool in tools} | imported
+    cleared = []
+    for tool in tools:
+        if tool.function in imported:
+            function = tool.function + "_"
+            while function in taken:
+                function += "_"
+            taken.add(function)
+            tool = dataclasses.replace(tool, function=function)
+        cleared.append(tool)
+    return cleared

@@ -18,7 +18,16 @@ DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
 DEFAULT_PAGE_SIZE = 100
 _PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _KNOWN_KEYS = frozenset(
-    {"package", "out", "tools", "revisions", "server-name", "server-version", "page-size"}
+    {
+        "package",
+        "out",
+        "tools",
+        "revisions",
+        "server-name",
+        "server-version",
+        "page-size",
+        "protocol-models",
+    }
 )
 
 
@@ -33,6 +42,9 @@ class Config:
     server_version: str
     page_size: int
     allow_outside: bool = False  # --allow-outside-project: paths may leave the project
+    # pydantic models of every protocol revision, for the user's tests and clients; opt-in,
+    # since the server never imports them and they would dominate a small first build.
+    protocol_models: bool = False
 
     @property
     def package_dir(self) -> Path:
@@ -128,6 +140,11 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         bad("page-size", "must be a positive integer (tools per tools/list page)")
         page_size = DEFAULT_PAGE_SIZE
 
+    protocol_models = section.get("protocol-models", False)
+    if not isinstance(protocol_models, bool):
+        bad("protocol-models", "must be true or false (generate PACKAGE.protocol, pydantic models)")
+        protocol_models = False
+
     if problems:
         raise BuildError(problems)
     return Config(
@@ -140,4 +157,5 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         server_version=str(server_version),
         page_size=page_size,
         allow_outside=allow_outside,
+        protocol_models=protocol_models,
     )

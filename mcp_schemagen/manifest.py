@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,23 @@ class Manifest:
     outputs: dict[str, str]  # path relative to the package -> sha256
     handlers_sha256: str  # of the handler module as this build left it
     handlers: dict[str, Any]  # the HandlerModuleSpec, as JSON (handlers.file.spec_to_json)
+    # What the merge said (orphans kept, say): repeated by a build that reuses the module.
+    handler_warnings: tuple[str, ...] = ()
+    # Path -> sha256 of the module's text as rendered (before its imports are sorted and it
+    # is formatted): a later build rendering the same text takes the module from disk, when
+    # it is still this build's output.
+    unformatted: dict[str, str] = field(default_factory=dict)
+
+    def reusable(self, package_dir: Path, relative: str, unformatted: str) -> str | None:
+        """The formatted module this build wrote from exactly ``unformatted``, if it is
+        still on disk unchanged."""
+        if self.unformatted.get(relative) != sha256_text(unformatted):
+            return None
+        try:
+            text = (package_dir / relative).read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            return None
+        return text if sha256_text(text) == self.outputs.get(relative) else None
 
     def to_text(self) -> str:
         document = {
@@ -34,6 +51,8 @@ class Manifest:
             "outputs": dict(sorted(self.outputs.items())),
             "handlers_sha256": self.handlers_sha256,
             "handlers": self.handlers,
+            "handler_warnings": list(self.handler_warnings),
+            "unformatted": dict(sorted(self.unformatted.items())),
         }
         return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
 
@@ -57,6 +76,8 @@ def read_manifest(package_dir: Path) -> Manifest | None:
             outputs=dict(document["outputs"]),
             handlers_sha256=str(document["handlers_sha256"]),
             handlers=dict(document["handlers"]),
+            handler_warnings=tuple(str(w) for w in document.get("handler_warnings", [])),
+            unformatted=dict(document.get("unformatted", {})),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent or damaged: the slow path decides

@@ -7,6 +7,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from mcp_schemagen import specs
@@ -26,9 +27,8 @@ from mcp_schemagen.fingerprint import input_digests
 from mcp_schemagen.handlers.file import handlers_file, spec_to_json
 from mcp_schemagen.handlers.signatures import handler_module_spec
 from mcp_schemagen.manifest import MANIFEST_NAME, Manifest, read_manifest
-from mcp_schemagen.protocol_models import module_name, render_protocol_init, render_protocol_module
 from mcp_schemagen.provenance import carries_header, sha256_text
-from mcp_schemagen.render import render_package
+from mcp_schemagen.render import no_reuse, render_package
 from mcp_schemagen.tool_checks import check_tool
 from mcp_schemagen.tools import ToolSource, load_tools
 from mcp_schemagen.write import OutputFile
@@ -92,6 +92,30 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
     return sources, problems
 
 
+def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]:
+    """PACKAGE.protocol: one module per revision, each made once per revision and generator
+    version into the shared cache (protocol_models), then copied from there."""
+    # Imported only for projects that ask for the models (it loads datamodel-code-generator).
+    from mcp_schemagen.protocol_models import (
+        module_name,
+        render_protocol_init,
+        render_protocol_module,
+    )
+
+    files = []
+    for revision in config.revisions:
+        progress(f"protocol models {revision}")
+        files.append(
+            OutputFile(
+                config.package_dir / "protocol" / f"{module_name(revision)}.py",
+                render_protocol_module(specs.load(revision)),
+            )
+        )
+    init = render_protocol_init(config.revisions)
+    files.append(OutputFile(config.package_dir / "protocol" / "__init__.py", init))
+    return files
+
+
 def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False) -> Plan:
     config = load_config(root, allow_outside=allow_outside)
     links = package_link_problems(config.package_dir, str(config.pyproject))
@@ -113,23 +137,19 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         raise BuildError(problems)
     inputs = input_digests(config)
     provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
-    files = render_package(config, tools, provenance, specs.cache_dir().parent / "formatted")
-    for revision in config.revisions:
-        progress(f"protocol models {revision}")
-        spec = specs.load(revision)
-        files.append(
-            OutputFile(
-                config.package_dir / "protocol" / f"{module_name(revision)}.py",
-                render_protocol_module(spec),
-            )
-        )
-    files.append(
-        OutputFile(
-            config.package_dir / "protocol" / "__init__.py", render_protocol_init(config.revisions)
-        )
+    previous = read_manifest(config.package_dir)
+    unformatted: dict[str, str] = {}
+    files = render_package(
+        config,
+        tools,
+        provenance,
+        partial(previous.reusable, config.package_dir) if previous else no_reuse,
+        unformatted,
     )
+    if config.protocol_models:
+        files += protocol_model_files(config, progress)
     handler_spec = handler_module_spec(config, tools)
-    handlers, merge_warnings = handlers_file(config.package_dir, handler_spec)
+    handlers, merge_warnings = handlers_file(config.package_dir, handler_spec, previous)
     warnings = [d for d in problems if d.level is Level.WARNING]
     warnings += [warning(str(handlers.path), "", message) for message in merge_warnings]
     outputs = {
@@ -140,8 +160,9 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         outputs=outputs,
         handlers_sha256=sha256_text(handlers.text),
         handlers=spec_to_json(handler_spec),
+        handler_warnings=tuple(merge_warnings),
+        unformatted=unformatted,
     )
-    previous = read_manifest(config.package_dir)
     stale = sorted(
         config.package_dir / relative
         for relative in (previous.outputs if previous else {})

@@ -3,7 +3,7 @@
 The schema is prepared in memory (a deep copy: the loaded document, which validators
 use, is never changed), handed to datamodel-code-generator (DMCG) through its Python API
 with every option that shapes the output pinned here, and the result is formatted once
-with our pinned black.
+with our pinned ruff.
 
 The preparation pass settles three things DMCG would not settle well on its own:
 
@@ -27,7 +27,7 @@ The preparation pass settles three things DMCG would not settle well on its own:
   hint (which DMCG reads) is added only where every member provably carries a distinct
   required tag, i.e. where it cannot change which instances are accepted.
 
-Rendering takes about a second per revision (mostly black), and ``check`` renders every
+Rendering takes about 0.4 s per revision (mostly DMCG), and ``check`` renders every
 revision on each run, so finished modules are cached by a key over everything that
 shapes their bytes.
 """
@@ -75,7 +75,7 @@ GENERATOR_OPTIONS: Final[Mapping[str, Any]] = {
     "enable_version_header": False,
     "enable_command_header": False,
     "custom_file_header_mode": CustomFileHeaderMode.Replace,
-    # DMCG's own formatters off; black runs once over the final text (format_python).
+    # DMCG's own formatters off; ruff runs once over the final text (format_python).
     "formatters": [],
     # The document root holds only definitions; DMCG would emit ``Model(RootModel[Any])``.
     "skip_root_model": True,
@@ -157,7 +157,7 @@ def _module_header(spec: LoadedSpec) -> str:
     name = spec.revision.name
     note = (
         f"MCP protocol revision {name}, by datamodel-code-generator "
-        f"{metadata.version('datamodel-code-generator')} and black {metadata.version('black')}"
+        f"{metadata.version('datamodel-code-generator')} and ruff {metadata.version('ruff')}"
     )
     inputs = [(f"{name}/schema.json", spec.revision.sha256)]
     # The models are made from the patched document: the patches are an input too.
@@ -173,9 +173,9 @@ def _module_header(spec: LoadedSpec) -> str:
 def _cache_path(file_header: str, prepared: Mapping[str, Any]) -> Path:
     """Where the module rendered from exactly these inputs is cached.
 
-    The header names the mcp-codegen, DMCG and black versions and the schema's and
+    The header names the mcp-codegen, DMCG and ruff versions and the schema's and
     patches' sha256; the prepared document, this file's source (every option and step)
-    and the formatting module's (black's mode) cover the rest.
+    and the formatting module's (ruff's options) cover the rest.
     """
     digest = hashlib.sha256()
     for part in (

@@ -1,24 +1,22 @@
 """IR -> the text of every generated file (jinja2 prints; names and escaping are decided
-in Python beforehand), black run once over each Python module."""
+in Python beforehand), formatted by one ruff run over all Python modules."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from mcp_schemagen.config import Config
-from mcp_schemagen.formatting import format_python
+from mcp_schemagen.formatting import format_modules
 from mcp_schemagen.imports import sort_imports, sorted_names
 from mcp_schemagen.ir import CONTENT_TYPES, Tool
 from mcp_schemagen.naming import docstring_literal, string_literal
-from mcp_schemagen.provenance import header
+from mcp_schemagen.provenance import header, sha256_text
 from mcp_schemagen.resources import data_dir
-from mcp_schemagen.runtime.protocol import newest
 from mcp_schemagen.runtime.registry import DispatchRow
 from mcp_schemagen.runtime_copy import runtime_sources
 from mcp_schemagen.typegen import beyond_64_bits
@@ -48,29 +46,16 @@ def python_value(value: Any) -> str:
 
 
 def dispatch_row(tool: Tool) -> DispatchRow:
-    definition = tool.source.definition
-    forms: list[dict[str, Any]] = []
-    published: dict[str, int] = {}
-    for revision, form in tool.published.items():
-        if form not in forms:
-            forms.append(form)
-        published[revision] = forms.index(form)
-    row: DispatchRow = {
-        "forms": forms,
-        "published": published,
+    # The definition once (not each revision's form): the runtime derives the forms with
+    # the same Revision.publish_tool the build checked them with (issue 9, point 22).
+    return {
+        "definition": tool.source.definition,
         "arguments": {p.json_name: p.python_name for p in tool.parameters},
         "defaults": {
             p.json_name: p.schema_default for p in tool.parameters if p.has_schema_default
         },
         "whole_arguments": tool.whole_arguments,
     }
-    if forms[published[newest(published).name]].get("outputSchema") != definition.get(
-        "outputSchema"
-    ):
-        # Only when the newest revision cannot publish it (a non-object schema before
-        # 2026-07-28): otherwise the server reads it from that form, stored once.
-        row["output_schema"] = definition.get("outputSchema")
-    return row
 
 
 def _ordered_row(row: DispatchRow) -> dict[str, Any]:
@@ -87,8 +72,21 @@ def raw_json_literal_body(value: Any) -> str:
     return json.dumps(value, indent=1, ensure_ascii=True).replace("'", "\\u0027")
 
 
+# (path relative to the package, text before formatting) -> the formatted text an earlier
+# build made of exactly that text, or None.
+Reuse = Callable[[str, str], str | None]
+
+
+def no_reuse(relative: str, unformatted: str) -> None:
+    return None
+
+
 def render_package(
-    config: Config, tools: Sequence[Tool], inputs: dict[str, str], cache_dir: Path | None = None
+    config: Config,
+    tools: Sequence[Tool],
+    inputs: dict[str, str],
+    reuse: Reuse = no_reuse,
+    unformatted: dict[str, str] | None = None,
 ) -> list[OutputFile]:
     """Every generated module of the package except the protocol models and handlers.
 
@@ -136,10 +134,15 @@ def render_package(
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             files[f"_types/{tool.output_module}.py"] = own + tool.output_types.source
-    outputs = [
-        OutputFile(package / name, format_python(sort_imports(text), cache_dir))
-        for name, text in sorted(files.items())
-    ]
+    rendered = dict(sorted(files.items()))
+    if unformatted is not None:
+        unformatted.update({name: sha256_text(text) for name, text in rendered.items()})
+    done = {name: reuse(name, text) for name, text in rendered.items()}
+    # Only modules whose text changed since the build on disk are sorted and formatted again.
+    pending = [name for name, text in done.items() if text is None]
+    sources = [sort_imports(rendered[name]) for name in pending]
+    formatted = dict(zip(pending, format_modules(sources), strict=True))
+    outputs = [OutputFile(package / name, done[name] or formatted[name]) for name in rendered]
     # Copied as they are: the runtime sources are black-formatted already (a test keeps
     # them so), and a comment header does not change that.
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")

@@ -44,7 +44,13 @@ RUNTIME_DEPENDENCIES: Final = (
 PROTOCOL_DEPENDENCIES: Final = ("pydantic>=2.9,<3",)
 # `python -m PACKAGE --http` serves with uvicorn; `--store redis://…` shares sessions
 # between workers through redis-py. Imported only on those paths, so they are an extra.
-HTTP_DEPENDENCIES: Final = ("uvicorn>=0.30,<1", "redis>=5,<9")
+# httptools and uvloop: uvicorn's fast HTTP parser and event loop, used when installed.
+HTTP_DEPENDENCIES: Final = (
+    "uvicorn>=0.30,<1",
+    "httptools>=0.6,<1",
+    "uvloop>=0.21,<1",
+    "redis>=5,<9",
+)
 # Besides mcp-codegen itself, pinned to the version that generated the package.
 DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3")
 

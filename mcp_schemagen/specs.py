@@ -12,8 +12,6 @@ import hashlib
 import json
 import os
 import tomllib
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -113,6 +111,9 @@ def _mirror_location(revision: Revision) -> str | None:
 
 def _read(location: str) -> bytes:
     if location.startswith(("http://", "https://")):
+        import urllib.error  # only when downloading: `check` should not pay for http
+        import urllib.request
+
         try:
             with urllib.request.urlopen(location, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
                 data: bytes = response.read()

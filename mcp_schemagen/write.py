@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from mcp_schemagen import linediff
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def unified_diff(files: Iterable[OutputFile], root: Path) -> str:
         before = _current(output.path)
         name = os.path.relpath(output.path, root)
         chunks.extend(
-            difflib.unified_diff(
+            linediff.unified_diff(
                 [] if before is None else before.splitlines(keepends=True),
                 output.text.splitlines(keepends=True),
                 fromfile=f"a/{name}" if before is not None else "/dev/null",

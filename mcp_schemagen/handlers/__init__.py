@@ -11,7 +11,8 @@
 - :mod:`.file`: the handler module of a build, and the record ``check`` reads it back by.
 """
 
-from mcp_schemagen.handlers.merge import merge
+import importlib
+
 from mcp_schemagen.handlers.spec import (
     HandlerModuleSpec,
     HandlerSpec,
@@ -19,6 +20,20 @@ from mcp_schemagen.handlers.spec import (
     MergeResult,
 )
 from mcp_schemagen.handlers.stubs import MARKER_PREFIX, ORPHAN_BANNER, marker_comment, render_new
+
+
+def merge(existing: str, spec: HandlerModuleSpec) -> MergeResult:
+    """:func:`mcp_schemagen.handlers.merge.merge`, loaded on first use: it loads libcst
+    (a third of a second), which only a build that changes the module needs."""
+    run = importlib.import_module("mcp_schemagen.handlers.merge").merge
+    # Loading the submodule bound its name in this package to the module: bind it back.
+    globals()["merge"] = _merge_entry
+    result: MergeResult = run(existing, spec)
+    return result
+
+
+_merge_entry = merge
+
 
 __all__ = [
     "MARKER_PREFIX",

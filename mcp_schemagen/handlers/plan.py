@@ -64,10 +64,13 @@ def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
             )
         elif _needs_update(top, handler, spec.signatures[name]):
             plan.update[top.index] = handler
+    by_tool = {handler.tool: handler for handler in spec.handlers.values()}
     for top in module.tops:
         fn = top.function
         if top.orphan or top.marker is None or fn is None or fn.name in spec.handlers:
             continue
+        if top.marker in by_tool:
+            _renamed_handler(top, fn.name, by_tool[top.marker])
         plan.orphan.append(top.index)
         plan.warnings.append(
             f"handler {fn.name!r}: tool {top.marker!r} is no longer in the schemas; its handler "
@@ -112,6 +115,20 @@ def _handler_top(
             "above it to let the generator manage its signature",
         )
     return top
+
+
+def _renamed_handler(top: Top, name: str, handler: HandlerSpec) -> None:
+    """A marked function whose tool is still there under another handler name: the user
+    renamed it (or the generator's name for it changed). Orphaning it would be a false
+    "no longer in the schemas" and a raising stub in its place."""
+    raise MergeConflict(
+        name,
+        f"the marker above it (line {top.line}) names tool {handler.tool!r}, whose handler "
+        f"must be called {handler.function!r} (the dispatch table calls "
+        f"handlers.{handler.function}); rename the function to {handler.function!r}, or delete "
+        f"the marker line to keep {name!r} as a function of your own (a new stub "
+        f"{handler.function!r} is then added)",
+    )
 
 
 # -- signatures
@@ -230,6 +247,7 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
         ):
             wanted.append(triple)
             bound.add(bound_name(triple))
+    _check_kept_names_exist(module, spec, wanted, orphans)
     if set(old) == set(wanted):
         return
     dropped = {bound_name(t) for t in old} - bound
@@ -291,6 +309,38 @@ def _check_orphan_reads(
             f"orphaned handler {label!r} still refers to {names}, which the generator no longer "
             "imports; mypy will report it until you delete or edit the handler"
         )
+
+
+def _check_kept_names_exist(
+    module: HandlerModule, spec: ParsedSpec, wanted: list[Triple], orphans: set[int]
+) -> None:
+    """A generated type the user's live code still names, but that `.types` no longer
+    defines (its tool was removed or renamed): importing it would break the module."""
+    defined = spec.source.type_names
+    if defined is None:
+        return
+    missing = {bound_name(t): t[1] for t in wanted if t[0] == "types" and t[1] != "*"}
+    missing = {bound: name for bound, name in missing.items() if name not in defined}
+    if not missing:
+        return
+    lines: dict[str, set[int]] = {}
+    for top in module.tops:
+        if top.index in orphans:
+            continue
+        for statement in top.stmts:
+            for name, _, line in names_read(statement):
+                if name in missing and not is_managed_import(statement):
+                    lines.setdefault(name, set()).add(line)
+    shown = "; ".join(
+        f"{name} (line{'s' if len(at) > 1 else ''} {', '.join(map(str, sorted(at)))})"
+        for name, at in sorted(lines.items())
+    )
+    raise MergeConflict(
+        None,
+        f"your code uses {shown}, which the generated types no longer define (the tool it "
+        "came from was removed or renamed), so the module would not import; define the "
+        "type in the module yourself or stop using it, then build again",
+    )
 
 
 def _check_import_comments(module: HandlerModule) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from mcp_schemagen.config import Config
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
-from mcp_schemagen.ir import Tool
+from mcp_schemagen.ir import CONTENT_TYPES, Tool
 from mcp_schemagen.naming import docstring_literal
 
 
@@ -28,8 +28,33 @@ def handler_module_spec(config: Config, tools: Sequence[Tool]) -> HandlerModuleS
             tool=tool.name,
             parameters=tool.signature_parameters(),
             returns=tool.returns,
-            docstring=docstring_literal(tool.description) if tool.description else None,
+            docstring=_handler_docstring(tool),
         )
         for tool in tools
     ]
-    return HandlerModuleSpec(docstring=docstring, managed_imports=imports, handlers=handlers)
+    type_names = frozenset(
+        [*CONTENT_TYPES, *(export.public for tool in tools for export in tool.exports)]
+    )
+    return HandlerModuleSpec(
+        docstring=docstring, managed_imports=imports, handlers=handlers, type_names=type_names
+    )
+
+
+def _handler_docstring(tool: Tool) -> str | None:
+    """The tool's description, then an Args section with each parameter's description
+    (Google style, which editors show on hover)."""
+    parts = [tool.description.strip()] if tool.description and tool.description.strip() else []
+    schema = tool.source.definition.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    entries = []
+    for parameter in tool.parameters:
+        subschema = properties.get(parameter.json_name) if isinstance(properties, dict) else None
+        text = subschema.get("description") if isinstance(subschema, dict) else None
+        if isinstance(text, str) and text.strip():
+            first, *more = [line.strip() for line in text.strip().splitlines()]
+            entries.append(
+                f"    {parameter.python_name}: {first}" + "".join(f"\n        {m}" for m in more)
+            )
+    if entries:
+        parts.append("Args:\n" + "\n".join(entries))
+    return docstring_literal("\n\n".join(parts)) if parts else None

@@ -27,6 +27,9 @@ class HandlerModuleSpec:
     # the import statement(s) the generator owns, e.g. "from .types import A, B"
     managed_imports: str
     handlers: Sequence[HandlerSpec]
+    # every name `.types` defines, when known: an import of any other name would stop
+    # the module from loading
+    type_names: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)

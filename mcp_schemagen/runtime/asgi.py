@@ -113,8 +113,11 @@ class McpHttpApp:
     # ------------------------------------------------------------------ routing
 
     async def _http(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
+        # Optional whitespace around a field value is not part of it (RFC 9110 5.5); not
+        # every ASGI server strips it.
         headers: Headers = {
-            name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]
+            name.decode("latin-1"): value.decode("latin-1").strip(" \t")
+            for name, value in scope["headers"]
         }
         method = scope["method"]
         path = scope["path"]
@@ -175,7 +178,7 @@ class McpHttpApp:
             await self.rpc_error(send, 400, None, RpcError(PARSE_ERROR, "Parse error"))
             return
         if self._is_stateless(message, headers.get("mcp-protocol-version")):
-            await self.stateless.post(message, body, headers, receive, send, sse_ok)
+            await self.stateless.post(message, body, headers, receive, send, json_ok, sse_ok)
         else:
             await self.sessions.post(message, body, headers, receive, send, json_ok, sse_ok)
 

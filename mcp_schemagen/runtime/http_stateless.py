@@ -55,6 +55,7 @@ class StatelessEndpoint:
         headers: dict[str, str],
         receive: AsgiReceive,
         send: AsgiSend,
+        json_ok: bool,
         sse_ok: bool,
     ) -> None:
         app = self.app
@@ -79,7 +80,7 @@ class StatelessEndpoint:
             channel,
             reply,
             status_of=_status,
-            json_ok=True,
+            json_ok=json_ok,
             sse_ok=sse_ok,
             headers=[],
             resumable=None,

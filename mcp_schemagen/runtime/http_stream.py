@@ -137,7 +137,7 @@ async def answer(
             channel.pending.clear()
     if reply is None:
         await send_body(send, 202, b"", None, headers)
-    elif isinstance(reply, bytes) and (not channel.pending or not sse_ok):
+    elif isinstance(reply, bytes) and json_ok and (not channel.pending or not sse_ok):
         await send_body(send, status_of(reply), reply, b"application/json", headers)
     elif not sse_ok:  # JSON only: wait for the reply; messages sent meanwhile are dropped
         final = await _settled(reply)

@@ -8,25 +8,22 @@ once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any, TypedDict
 
-from .protocol import newest
+from .protocol import ordered
 
 
 class DispatchRow(TypedDict):
     """One tool as stored in ``_dispatch.py``.
 
-    ``forms`` holds each distinct published definition once; ``published`` maps each
-    protocol revision to the index of its form. ``output_schema`` is present only when the
-    newest revision's form cannot carry the tool's outputSchema (a non-object schema for a
-    revision that requires an object root); otherwise it is read from that form.
+    ``definition`` is the tool as its author wrote it, stored once; the form each protocol
+    revision's clients receive is derived from it at start-up by the same
+    ``Revision.publish_tool`` the build checked it with.
     """
 
-    forms: list[dict[str, Any]]
-    published: dict[str, int]
-    output_schema: NotRequired[dict[str, Any] | bool | None]
+    definition: dict[str, Any]
     arguments: dict[str, str]
     defaults: dict[str, Any]
     whole_arguments: str | None
@@ -56,28 +53,35 @@ class ToolEntry:
 
 
 def load_table(
-    data: Mapping[str, DispatchRow], handlers: Mapping[str, Callable[..., Any]]
+    data: Mapping[str, DispatchRow],
+    handlers: Mapping[str, Callable[..., Any]],
+    revisions: Iterable[str],
 ) -> tuple[ToolEntry, ...]:
     """The dispatch table from the generated JSON: one row per tool, in ``data``'s order.
 
-    Each tool's published definitions are stored once per distinct form and shared by the
-    revisions that publish the same one, which keeps a large server's memory small.
+    Each revision's form of a tool is derived from its one stored definition; revisions
+    that publish the same form share one dict, and every form shares the definition's
+    values (its inputSchema above all), which keeps a large server's memory small.
     """
+    chosen = ordered(revisions)
     table = []
     for name, row in data.items():
-        forms = row["forms"]
-        published = row["published"]
-        if "output_schema" in row:
-            output_schema = row["output_schema"]
-        else:
-            output_schema = forms[published[newest(published).name]].get("outputSchema")
+        definition = row["definition"]
+        forms: list[dict[str, Any]] = []
+        published: dict[str, dict[str, Any]] = {}
+        for revision in chosen:
+            form, _ = revision.publish_tool(definition)
+            same = next((f for f in forms if f == form), None)
+            if same is None:
+                forms.append(form)
+                same = form
+            published[revision.name] = same
         table.append(
             ToolEntry(
                 name=name,
-                published={revision: forms[index] for revision, index in published.items()},
-                # Every revision publishes inputSchema unchanged: read it from any form.
-                input_schema=forms[0]["inputSchema"],
-                output_schema=output_schema,
+                published=published,
+                input_schema=definition["inputSchema"],
+                output_schema=definition.get("outputSchema"),
                 handler=handlers[name],
                 arguments=row["arguments"],
                 defaults=row["defaults"],

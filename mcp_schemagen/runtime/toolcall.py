@@ -35,18 +35,19 @@ class Tool:
     __slots__ = (
         "_defaults",
         "_dropped_told",
+        "_input_validator",
         "_keys",
+        "_output_validator",
         "_renames",
         "_shadowed",
         "_takes_extra",
         "_whole",
         "entry",
         "handler",
+        "has_output_schema",
         "in_worker",
         "is_async",
         "name",
-        "output_validator",
-        "validator",
     )
 
     def __init__(self, entry: ToolEntry) -> None:
@@ -55,10 +56,12 @@ class Tool:
         self.handler = entry.handler
         self.is_async = inspect.iscoroutinefunction(entry.handler)
         self.in_worker = runs_in_worker(entry.handler, self.is_async)
-        self.validator: Validator = compile_validator(entry.input_schema)
-        self.output_validator: Validator | None = (
-            None if entry.output_schema is None else compile_validator(entry.output_schema)
-        )
+        # Validators are compiled on a tool's first call, not at start-up: a server with
+        # hundreds of tools starts in milliseconds and holds only the ones it uses. The
+        # build compiled every schema with the same options, so none fails here later.
+        self._input_validator: Validator | None = None
+        self._output_validator: Validator | None = None
+        self.has_output_schema = entry.output_schema is not None
         self._whole = entry.whole_arguments
         self._keys = frozenset(entry.arguments)
         # JSON names that are already the Python names need no copy of the arguments.
@@ -74,6 +77,24 @@ class Tool:
             frozenset(entry.arguments.values()) - self._keys if self._takes_extra else frozenset()
         )
         self._dropped_told = False
+
+    @property
+    def validator(self) -> Validator:
+        validator = self._input_validator
+        if validator is None:
+            validator = self._input_validator = compile_validator(self.entry.input_schema)
+        return validator
+
+    @property
+    def output_validator(self) -> Validator | None:
+        if not self.has_output_schema:
+            return None
+        validator = self._output_validator
+        if validator is None:
+            schema = self.entry.output_schema
+            assert schema is not None
+            validator = self._output_validator = compile_validator(schema)
+        return validator
 
     def invalid(self, arguments: dict[str, Any]) -> list[str] | None:
         """None when the arguments are valid, else what is wrong with them."""
@@ -150,7 +171,7 @@ class Tool:
 
     def result(self, value: Any, revision: Revision) -> dict[str, Any]:
         """The CallToolResult body (without the stateless era's stamp) for a return value."""
-        if type(value) is str and self.output_validator is None:
+        if type(value) is str and not self.has_output_schema:
             return revision.text_result(value)  # the common case, fast
         try:
             return self._result(value, revision)
@@ -166,14 +187,14 @@ class Tool:
             content = content_of(list(value.content))
             structured = json_value(value.structured)
             is_error = value.is_error
-        elif self.output_validator is not None:
+        elif self.has_output_schema:
             content = []
             structured = json_value(value)
         else:
             data = data_of(value)
             content = content_of(value) if data is UNSET else [text_block(json_text(data))]
             structured = UNSET
-        if self.output_validator is not None and not is_error:
+        if self.has_output_schema and not is_error:
             self._check_output(structured)
         if structured is not UNSET and not content:
             content = [text_block(json_text(structured))]
@@ -203,6 +224,10 @@ class Tool:
 
 
 def _has_var_keyword(handler: Any) -> bool:
+    target = inspect.unwrap(handler)  # a decorator's own (*args, **kwargs) says nothing
+    code = getattr(target, "__code__", None)
+    if code is not None and not hasattr(target, "__signature__"):
+        return bool(code.co_flags & inspect.CO_VARKEYWORDS)  # cheap: no Signature at start-up
     try:
         parameters = inspect.signature(handler).parameters.values()
     except (TypeError, ValueError):  # a builtin without a signature: it declares nothing

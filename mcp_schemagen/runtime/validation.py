@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-import jsonschema_rs
-
 from .shorten import shorten
 
 DRAFT7_URIS = frozenset(
@@ -32,6 +30,10 @@ def _refuse_retrieval(uri: str) -> Any:
 def compile_validator(schema: Mapping[str, Any] | bool) -> Validator:
     dialect = schema.get("$schema") if isinstance(schema, Mapping) else None
     draft7 = dialect in DRAFT7_URIS
+    # Loaded with the first validator, which is compiled on a tool's first call: an idle
+    # server does not hold the library (8 MiB) or pay for loading it at start-up.
+    import jsonschema_rs
+
     cls = jsonschema_rs.Draft7Validator if draft7 else jsonschema_rs.Draft202012Validator
     # The retriever replaces jsonschema-rs's default one (network and file), so nothing is
     # ever fetched. It must stand alone: jsonschema-rs rejects `offline=True` together with

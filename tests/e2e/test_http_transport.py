@@ -198,6 +198,13 @@ def test_host_origin_size_and_media_types(url: str) -> None:
     assert exchange(url, body=big, headers=client.headers("tools/list", None)).status == 413
     assert client.request("tools/list", headers={"Content-Type": "text/plain"}).status == 415
     assert client.request("tools/list", headers={"Accept": "text/html"}).status == 406
+    only_sse = client.request("tools/list", headers={"Accept": "text/event-stream"})
+    assert (
+        only_sse.headers["content-type"] == "text/event-stream"
+        and "tools" in only_sse.last["result"]
+    )
+    only_json = client.request("tools/list", headers={"Accept": "application/json"})
+    assert only_json.headers["content-type"] == "application/json"
     assert exchange(url.replace("/mcp", "/other"), body={}).status == 404
     assert exchange(url, "PUT", body={}).status == 405
     assert exchange(url, raw=b"{not json").last["error"]["code"] == -32700

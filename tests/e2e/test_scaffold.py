@@ -24,12 +24,13 @@ import yaml
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_schemagen import DISTRIBUTION, __version__, scaffold
+from mcp_schemagen import DISTRIBUTION, __version__, scaffold, specs
 from mcp_schemagen.diagnostics import BuildError
 from mcp_schemagen.freshness import is_fresh
 from mcp_schemagen.handlers.file import spec_from_json
 from mcp_schemagen.manifest import read_manifest
 from mcp_schemagen.pipeline import plan
+from mcp_schemagen.protocol_models import render_protocol_module
 from tests.support.paths import REPO
 from tests.support.projects import run_cli
 
@@ -51,7 +52,11 @@ DISTRIBUTIONS = {
     "orjson": "orjson",
     "typing_extensions": "typing-extensions",
     "pydantic": "pydantic",
+    "uvicorn": "uvicorn",
+    "redis": "redis",
 }
+# Imported only inside the functions serving --http and --store redis://: the `http` extra.
+HTTP_ONLY = {"uvicorn", "redis"}
 
 
 def _listing(root: Path) -> set[str]:
@@ -266,16 +271,23 @@ def _names(requirements: list[str]) -> set[str]:
     return {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0] for r in requirements}
 
 
-def test_declares_what_the_generated_package_imports(project: Path) -> None:
+def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Path) -> None:
     document = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
     meta = document["project"]
     package = project / NAME
     serving = [p for p in package.rglob("*.py") if "protocol" not in p.relative_to(package).parts]
-    runtime = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
+    imported = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
+    runtime = imported - HTTP_ONLY
     assert runtime == _names(meta["dependencies"])
     assert runtime == {"jsonschema-rs", "orjson", "typing-extensions"}
-    protocol = list((package / "protocol").glob("*.py"))
-    models = {DISTRIBUTIONS[name] for name in _third_party_imports(protocol)}
+    assert imported & HTTP_ONLY <= _names(meta["optional-dependencies"]["http"])
+    # Protocol models are opt-in (`protocol-models = true`): a first build is the tools'.
+    assert not (package / "protocol").exists()
+    # The `protocol` extra is what those models import.
+    models_module = tmp_path / "models.py"
+    newest = specs.revision_names()[-1]
+    models_module.write_text(render_protocol_module(specs.load(newest)), encoding="utf-8")
+    models = {DISTRIBUTIONS[name] for name in _third_party_imports([models_module])}
     assert models == _names(meta["optional-dependencies"]["protocol"]) == {"pydantic"}
     dev = meta["optional-dependencies"]["dev"]
     assert f"{DISTRIBUTION}=={__version__}" in dev

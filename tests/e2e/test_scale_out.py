@@ -172,3 +172,20 @@ def test_stateless_requests_alternate_and_closing_the_stream_cancels(workers: Wo
         received += chunk
     connection.close()
     assert wait_for(workers.log_a, "slow_job: cancelled")
+
+
+def test_uvicorn_workers_share_sessions_through_the_store(tmp_path: Path) -> None:
+    """``--workers 2 --store redis://…``: uvicorn's worker processes import
+    ``PACKAGE.asgi:app`` with the settings from the environment; whichever worker takes a
+    request, the session is there."""
+    root = build_project(CONFORMANCE_PROJECT, tmp_path, PACKAGE)
+    with redis_server(tmp_path / "redis") as store:
+        port = free_port()
+        command = http_command(PACKAGE, port, "--workers", "2", "--store", store)
+        with serving(root, command, port, tmp_path / "server.log") as url:
+            for revision in ("2025-06-18", "2025-11-25", STATELESS):
+                client = HttpSession(url, revision)
+                for _ in range(6):  # new connections: the kernel spreads them over workers
+                    reply = client.call("test_simple_text", {})
+                    assert reply.status == 200, reply
+                    assert "simple text" in reply.last["result"]["content"][0]["text"]

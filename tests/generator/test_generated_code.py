@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.paths import REPO
-from tests.support.projects import build_embedded_example
+from tests.support.projects import build_embedded_example, mypy_strict
 
 EXAMPLE = REPO / "example"
 
@@ -64,13 +64,7 @@ def test_generated_package_imports_in_a_fresh_interpreter(
 
 def test_generated_package_passes_mypy_strict(example_builds: tuple[Path, Path]) -> None:
     out, _ = example_builds
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "example_server"],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = mypy_strict(out, "example_server")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

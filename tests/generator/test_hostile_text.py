@@ -30,7 +30,11 @@ HOSTILE_TOOL: dict[str, Any] = {
             "x\ny": {"type": "boolean"},
             "1st": {"type": "number", "default": 1.5},
             "import os": {"type": "array", "items": {"type": "string"}, "default": ['"""']},
-            "\u202ert": {"type": "object", "properties": {NASTY: {"type": "string"}}},
+            "\u202ert": {
+                "type": "object",
+                "description": NASTY,
+                "properties": {NASTY: {"type": "string", "description": INJECTION}},
+            },
         },
         "required": ["x\ny"],
     },
@@ -105,12 +109,11 @@ def test_hostile_schema_text_builds_imports_and_means_the_schema(tmp_path: Path)
     assert seen["input_keys"] == list(properties)
     assert seen["nested_keys"] == [NASTY]
     # Docstrings are indentation-cleaned by inspect; line breaks normalise to \n.
-    assert seen["doc"] == (NASTY + INJECTION).strip().replace("\r\n", "\n")
-
-
-def test_generated_code_never_evaluates_schema_text(tmp_path: Path) -> None:
-    """The same tool through `check` and a second `build`: still nothing executed."""
-    root = write_project(tmp_path / "p", {"hostile.json": HOSTILE_TOOL})
-    assert run_cli("build", str(root))[0] == 0
-    assert run_cli("check", str(root))[0] == 0
-    assert not (root / "PWNED").exists() and not Path("PWNED").exists()
+    # Property descriptions follow in an Args section (each line of NASTY on its own).
+    description, args = seen["doc"].split("\n\nArgs:\n")
+    assert description == (NASTY + INJECTION).strip().replace("\r\n", "\n")
+    assert args.startswith("    _rt: " + NASTY.splitlines()[0])
+    # Keys that are no identifiers make functional TypedDicts, which have no place for a
+    # field docstring: the descriptions are left out there, never pasted half-escaped.
+    for path in (root / "server").rglob("*.py"):
+        assert "mcpcgtok" not in path.read_text(encoding="utf-8"), path

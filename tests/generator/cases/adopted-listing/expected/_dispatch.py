@@ -16,35 +16,43 @@ from ._runtime.registry import DispatchRow, ToolEntry, load_table
 from ._runtime.server import Server
 
 # Tool data as JSON: one string token, so it is parsed in a few milliseconds at start-up
-# and diffs show exactly the changed lines. Published definitions keep the key order of
-# the tool files, so what clients receive is byte-stable across builds.
-_DATA: dict[str, DispatchRow] = orjson.loads(r"""
+# and diffs show exactly the changed lines. Each definition is stored once, in the key
+# order of the tool files; each revision's form is derived from it at start-up, so what
+# clients receive is byte-stable across builds.
+_DATA: dict[str, DispatchRow] = orjson.loads(
+    r"""
 {
- "add": {
-  "forms": [
-   {
-    "name": "add",
-    "description": "Add two integers.",
-    "inputSchema": {
-     "type": "object",
-     "properties": {
-      "a": {
-       "type": "integer"
-      },
-      "b": {
-       "type": "integer"
-      }
-     },
-     "required": [
-      "a",
-      "b"
-     ]
-    }
+ "ping": {
+  "definition": {
+   "name": "ping",
+   "description": "Answer pong.",
+   "inputSchema": {
+    "type": "object"
    }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
+  },
+  "arguments": {},
+  "defaults": {},
+  "whole_arguments": null
+ },
+ "add": {
+  "definition": {
+   "name": "add",
+   "description": "Add two integers.",
+   "inputSchema": {
+    "type": "object",
+    "properties": {
+     "a": {
+      "type": "integer"
+     },
+     "b": {
+      "type": "integer"
+     }
+    },
+    "required": [
+     "a",
+     "b"
+    ]
+   }
   },
   "arguments": {
    "a": "a",
@@ -52,40 +60,26 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   },
   "defaults": {},
   "whole_arguments": null
- },
- "ping": {
-  "forms": [
-   {
-    "name": "ping",
-    "description": "Answer pong.",
-    "inputSchema": {
-     "type": "object"
-    }
-   }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
-  },
-  "arguments": {},
-  "defaults": {},
-  "whole_arguments": null
  }
 }
-""")
+"""
+)
+
+REVISIONS = ("2025-06-18", "2026-07-28")
 
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
     {
-        "add": handlers.add,
         "ping": handlers.ping,
+        "add": handlers.add,
     },
+    REVISIONS,
 )
 
 SERVER = Server(
     tools=TOOLS,
     name="adopted-listing",
     version="1.0.0",
-    revisions=("2025-06-18", "2026-07-28"),
+    revisions=REVISIONS,
     page_size=100,
 )

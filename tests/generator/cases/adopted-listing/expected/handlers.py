@@ -11,13 +11,13 @@ from __future__ import annotations
 from .types import ContentBlock
 
 
-# mcp-codegen tool: "add"
-def add(*, a: int, b: int) -> str | list[ContentBlock]:
-    """Add two integers."""
-    raise NotImplementedError("add")
-
-
 # mcp-codegen tool: "ping"
 def ping() -> str | list[ContentBlock]:
     """Answer pong."""
     raise NotImplementedError("ping")
+
+
+# mcp-codegen tool: "add"
+def add(*, a: int, b: int) -> str | list[ContentBlock]:
+    """Add two integers."""
+    raise NotImplementedError("add")

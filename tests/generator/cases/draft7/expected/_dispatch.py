@@ -16,45 +16,41 @@ from ._runtime.registry import DispatchRow, ToolEntry, load_table
 from ._runtime.server import Server
 
 # Tool data as JSON: one string token, so it is parsed in a few milliseconds at start-up
-# and diffs show exactly the changed lines. Published definitions keep the key order of
-# the tool files, so what clients receive is byte-stable across builds.
-_DATA: dict[str, DispatchRow] = orjson.loads(r"""
+# and diffs show exactly the changed lines. Each definition is stored once, in the key
+# order of the tool files; each revision's form is derived from it at start-up, so what
+# clients receive is byte-stable across builds.
+_DATA: dict[str, DispatchRow] = orjson.loads(
+    r"""
 {
  "tag": {
-  "forms": [
-   {
-    "name": "tag",
-    "description": "Tag an item (a draft-07 schema with definitions).",
-    "inputSchema": {
-     "$schema": "http://json-schema.org/draft-07/schema#",
-     "type": "object",
-     "definitions": {
-      "Tag": {
-       "type": "string",
-       "pattern": "^[a-z]+$"
-      }
+  "definition": {
+   "name": "tag",
+   "description": "Tag an item (a draft-07 schema with definitions).",
+   "inputSchema": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "definitions": {
+     "Tag": {
+      "type": "string",
+      "pattern": "^[a-z]+$"
+     }
+    },
+    "properties": {
+     "item": {
+      "type": "string"
      },
-     "properties": {
-      "item": {
-       "type": "string"
-      },
-      "tags": {
-       "type": "array",
-       "items": {
-        "$ref": "#/definitions/Tag"
-       }
+     "tags": {
+      "type": "array",
+      "items": {
+       "$ref": "#/definitions/Tag"
       }
-     },
-     "required": [
-      "item",
-      "tags"
-     ]
-    }
+     }
+    },
+    "required": [
+     "item",
+     "tags"
+    ]
    }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
   },
   "arguments": {
    "item": "item",
@@ -64,19 +60,23 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   "whole_arguments": null
  }
 }
-""")
+"""
+)
+
+REVISIONS = ("2025-06-18", "2026-07-28")
 
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
     {
         "tag": handlers.tag,
     },
+    REVISIONS,
 )
 
 SERVER = Server(
     tools=TOOLS,
     name="draft7",
     version="1.0.0",
-    revisions=("2025-06-18", "2026-07-28"),
+    revisions=REVISIONS,
     page_size=100,
 )

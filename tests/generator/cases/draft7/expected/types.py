@@ -15,7 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
-from ._types.tag__input import Tag, TagInput, TagTags
+from ._types.tag__input import Tag, TagInput
 
 __all__ = [
     "AudioContent",
@@ -25,6 +25,5 @@ __all__ = [
     "ResourceLink",
     "Tag",
     "TagInput",
-    "TagTags",
     "TextContent",
 ]

@@ -16,64 +16,64 @@ from ._runtime.registry import DispatchRow, ToolEntry, load_table
 from ._runtime.server import Server
 
 # Tool data as JSON: one string token, so it is parsed in a few milliseconds at start-up
-# and diffs show exactly the changed lines. Published definitions keep the key order of
-# the tool files, so what clients receive is byte-stable across builds.
-_DATA: dict[str, DispatchRow] = orjson.loads(r"""
+# and diffs show exactly the changed lines. Each definition is stored once, in the key
+# order of the tool files; each revision's form is derived from it at start-up, so what
+# clients receive is byte-stable across builds.
+_DATA: dict[str, DispatchRow] = orjson.loads(
+    r"""
 {
  "lookup": {
-  "forms": [
-   {
-    "name": "lookup",
-    "description": "Find a user by id or by email.",
-    "inputSchema": {
-     "type": "object",
-     "oneOf": [
-      {
-       "properties": {
-        "id": {
-         "type": "integer"
-        }
-       },
-       "required": [
-        "id"
-       ]
+  "definition": {
+   "name": "lookup",
+   "description": "Find a user by id or by email.",
+   "inputSchema": {
+    "type": "object",
+    "oneOf": [
+     {
+      "properties": {
+       "id": {
+        "type": "integer"
+       }
       },
-      {
-       "properties": {
-        "email": {
-         "type": "string"
-        }
-       },
-       "required": [
-        "email"
-       ]
-      }
-     ]
-    }
+      "required": [
+       "id"
+      ]
+     },
+     {
+      "properties": {
+       "email": {
+        "type": "string"
+       }
+      },
+      "required": [
+       "email"
+      ]
+     }
+    ]
    }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
   },
   "arguments": {},
   "defaults": {},
   "whole_arguments": "arguments"
  }
 }
-""")
+"""
+)
+
+REVISIONS = ("2025-06-18", "2026-07-28")
 
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
     {
         "lookup": handlers.lookup,
     },
+    REVISIONS,
 )
 
 SERVER = Server(
     tools=TOOLS,
     name="root-oneof",
     version="1.0.0",
-    revisions=("2025-06-18", "2026-07-28"),
+    revisions=REVISIONS,
     page_size=100,
 )

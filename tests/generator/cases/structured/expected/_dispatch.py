@@ -16,64 +16,60 @@ from ._runtime.registry import DispatchRow, ToolEntry, load_table
 from ._runtime.server import Server
 
 # Tool data as JSON: one string token, so it is parsed in a few milliseconds at start-up
-# and diffs show exactly the changed lines. Published definitions keep the key order of
-# the tool files, so what clients receive is byte-stable across builds.
-_DATA: dict[str, DispatchRow] = orjson.loads(r"""
+# and diffs show exactly the changed lines. Each definition is stored once, in the key
+# order of the tool files; each revision's form is derived from it at start-up, so what
+# clients receive is byte-stable across builds.
+_DATA: dict[str, DispatchRow] = orjson.loads(
+    r"""
 {
  "stats": {
-  "forms": [
-   {
-    "name": "stats",
-    "title": "Statistics",
-    "description": "Mean and spread of a series.",
-    "inputSchema": {
-     "type": "object",
-     "properties": {
-      "values": {
-       "type": "array",
-       "items": {
-        "type": "number"
-       },
-       "minItems": 1
-      }
-     },
-     "required": [
-      "values"
-     ],
-     "additionalProperties": false
-    },
-    "outputSchema": {
-     "type": "object",
-     "properties": {
-      "mean": {
+  "definition": {
+   "name": "stats",
+   "title": "Statistics",
+   "description": "Mean and spread of a series.",
+   "inputSchema": {
+    "type": "object",
+    "properties": {
+     "values": {
+      "type": "array",
+      "items": {
        "type": "number"
       },
-      "spread": {
-       "type": "object",
-       "properties": {
-        "min": {
-         "type": "number"
-        },
-        "max": {
-         "type": "number"
-        }
-       },
-       "required": [
-        "min",
-        "max"
-       ]
-      }
+      "minItems": 1
+     }
+    },
+    "required": [
+     "values"
+    ],
+    "additionalProperties": false
+   },
+   "outputSchema": {
+    "type": "object",
+    "properties": {
+     "mean": {
+      "type": "number"
      },
-     "required": [
-      "mean",
-      "spread"
-     ]
-    }
+     "spread": {
+      "type": "object",
+      "properties": {
+       "min": {
+        "type": "number"
+       },
+       "max": {
+        "type": "number"
+       }
+      },
+      "required": [
+       "min",
+       "max"
+      ]
+     }
+    },
+    "required": [
+     "mean",
+     "spread"
+    ]
    }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
   },
   "arguments": {
    "values": "values"
@@ -82,19 +78,23 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   "whole_arguments": null
  }
 }
-""")
+"""
+)
+
+REVISIONS = ("2025-06-18", "2026-07-28")
 
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
     {
         "stats": handlers.stats,
     },
+    REVISIONS,
 )
 
 SERVER = Server(
     tools=TOOLS,
     name="structured",
     version="1.0.0",
-    revisions=("2025-06-18", "2026-07-28"),
+    revisions=REVISIONS,
     page_size=100,
 )

@@ -16,50 +16,46 @@ from ._runtime.registry import DispatchRow, ToolEntry, load_table
 from ._runtime.server import Server
 
 # Tool data as JSON: one string token, so it is parsed in a few milliseconds at start-up
-# and diffs show exactly the changed lines. Published definitions keep the key order of
-# the tool files, so what clients receive is byte-stable across builds.
-_DATA: dict[str, DispatchRow] = orjson.loads(r"""
+# and diffs show exactly the changed lines. Each definition is stored once, in the key
+# order of the tool files; each revision's form is derived from it at start-up, so what
+# clients receive is byte-stable across builds.
+_DATA: dict[str, DispatchRow] = orjson.loads(
+    r"""
 {
  "get_weather": {
-  "forms": [
-   {
-    "name": "get_weather",
-    "description": "Current weather for a place.",
-    "inputSchema": {
-     "type": "object",
-     "properties": {
-      "location": {
+  "definition": {
+   "name": "get_weather",
+   "description": "Current weather for a place.",
+   "inputSchema": {
+    "type": "object",
+    "properties": {
+     "location": {
+      "type": "string"
+     },
+     "units": {
+      "type": "string",
+      "enum": [
+       "celsius",
+       "fahrenheit"
+      ],
+      "default": "celsius"
+     },
+     "days": {
+      "type": "integer",
+      "default": 1
+     },
+     "tags": {
+      "type": "array",
+      "items": {
        "type": "string"
       },
-      "units": {
-       "type": "string",
-       "enum": [
-        "celsius",
-        "fahrenheit"
-       ],
-       "default": "celsius"
-      },
-      "days": {
-       "type": "integer",
-       "default": 1
-      },
-      "tags": {
-       "type": "array",
-       "items": {
-        "type": "string"
-       },
-       "default": []
-      }
-     },
-     "required": [
-      "location"
-     ]
-    }
+      "default": []
+     }
+    },
+    "required": [
+     "location"
+    ]
    }
-  ],
-  "published": {
-   "2025-06-18": 0,
-   "2026-07-28": 0
   },
   "arguments": {
    "location": "location",
@@ -75,19 +71,23 @@ _DATA: dict[str, DispatchRow] = orjson.loads(r"""
   "whole_arguments": null
  }
 }
-""")
+"""
+)
+
+REVISIONS = ("2025-06-18", "2026-07-28")
 
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
     {
         "get_weather": handlers.get_weather,
     },
+    REVISIONS,
 )
 
 SERVER = Server(
     tools=TOOLS,
     name="weather",
     version="1.0.0",
-    revisions=("2025-06-18", "2026-07-28"),
+    revisions=REVISIONS,
     page_size=100,
 )

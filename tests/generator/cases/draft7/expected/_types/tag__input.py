@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from typing import TypeAlias, TypedDict
 
+
 Tag: TypeAlias = str
 
 
 class TagInput(TypedDict):
     item: str
     tags: list[Tag]
-
-
-TagTags: TypeAlias = list[Tag]

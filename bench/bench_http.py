@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""The generated server over Streamable HTTP beside its peers, in one run, on this machine.
+
+    .venv/bin/python bench/bench_http.py [--quick]
+
+Every server serves the same 100 tools as bench/bench_server.py (``get_weather_N``: a
+required string ``location``, an enum ``units`` with a default) and answers the same
+tools/call, driven by the same load generator: autocannon 8.0.0 (bench/load.cjs, Node 22,
+installed by tests/support/node.py), keep-alive connections, for a fixed time at concurrency 1, 16
+and 64. Peers, each under uvicorn (one worker) with JSON responses, their fastest mode:
+
+* ours           ``python -m ours_pkg --http`` (1 and 2 workers)
+* SDK stateful   the official SDK's low-level ``Server.streamable_http_app()``
+* SDK stateless  the same with ``stateless_http=True``
+* FastMCP        ``FastMCP.http_app()``
+
+Two request forms: a 2025-11-25 session (initialize first; ``Mcp-Session-Id`` on every
+call; the stateless SDK app needs no session) and 2026-07-28 (``_meta`` envelope and
+``Mcp-Method``/``Mcp-Name`` headers, no session). Reported: requests/s, p50 and p99
+latency (ms), idle RSS after warm-up. Every response must be 2xx, or the row says how
+many were not. Figures vary with machine load: read the ratios of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_server import ARGUMENTS, FASTMCP, SCHEMA, SDK, TOOLS, generate_ours  # noqa: E402
+
+from tests.support.http_server import free_port  # noqa: E402
+from tests.support.node import node_toolchain  # noqa: E402
+
+STATELESS = "2026-07-28"
+SESSION = "2025-11-25"
+CONCURRENCY = (1, 16, 64)
+TOOL = "get_weather_42"
+
+# The SDK and FastMCP peers of bench_server.py, served over HTTP instead of stdio.
+SDK_HTTP = SDK.split("\n\nasync def main():")[0] + """
+
+app = server.streamable_http_app(json_response=True, stateless_http={stateless})
+"""
+FASTMCP_HTTP = FASTMCP.split('\n\nif __name__ == "__main__":')[0] + """
+
+app = mcp.http_app(json_response=True)
+"""
+
+
+def write_servers(root: Path) -> dict[str, list[str]]:
+    generate_ours(root)
+    (root / "peer_sdk_stateful.py").write_text(
+        SDK_HTTP.format(schema=SCHEMA, tools=TOOLS, stateless=False)
+    )
+    (root / "peer_sdk_stateless.py").write_text(
+        SDK_HTTP.format(schema=SCHEMA, tools=TOOLS, stateless=True)
+    )
+    (root / "peer_fastmcp_http.py").write_text(FASTMCP_HTTP.format(tools=TOOLS))
+    uvicorn = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
+    return {
+        "ours": [sys.executable, "-m", "ours_pkg", "--http"],
+        "ours, 2 workers": [sys.executable, "-m", "ours_pkg", "--http", "--workers", "2"],
+        "SDK stateful": [*uvicorn, "peer_sdk_stateful:app"],
+        "SDK stateless": [*uvicorn, "peer_sdk_stateless:app"],
+        "FastMCP": [*uvicorn, "peer_fastmcp_http:app"],
+    }
+
+
+def _post(port: int, body: dict[str, Any], headers: dict[str, str]) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    wanted = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    connection.request("POST", "/mcp", body=json.dumps(body), headers={**wanted, **headers})
+    response = connection.getresponse()
+    data = response.read()
+    if response.getheader("content-type", "").startswith("text/event-stream"):
+        data = (
+            b"".join(line[5:].strip() for line in data.splitlines() if line.startswith(b"data:"))
+            or b"{}"
+        )
+    response.read_body = data  # type: ignore[attr-defined]
+    return response
+
+
+def request_form(port: int, era: str, stateless_app: bool) -> tuple[dict[str, str], bytes]:
+    """Headers and body of the measured tools/call (a session opened first if needed)."""
+    params: dict[str, Any] = {"name": TOOL, "arguments": ARGUMENTS}
+    if era == STATELESS:
+        params["_meta"] = {
+            "io.modelcontextprotocol/protocolVersion": STATELESS,
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+        }
+        headers = {"MCP-Protocol-Version": STATELESS, "Mcp-Method": "tools/call", "Mcp-Name": TOOL}
+    else:
+        headers = {"MCP-Protocol-Version": SESSION}
+        if not stateless_app:
+            initialize = {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": SESSION,
+                    "capabilities": {},
+                    "clientInfo": {"name": "bench", "version": "1"},
+                },
+            }
+            response = _post(port, initialize, {})
+            headers["Mcp-Session-Id"] = response.getheader("mcp-session-id") or ""
+            _post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, headers)
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+    check = _post(port, body, headers)
+    answer = json.loads(check.read_body)  # type: ignore[attr-defined]
+    text = answer["result"]["content"][0]["text"]
+    assert check.status == 200 and text == "Oslo: 21 degrees fahrenheit", answer
+    # Each request its own id (load.cjs numbers them): one session's requests in flight
+    # at once must not share one.
+    body["id"] = "__ID__"
+    return headers, json.dumps(body).encode()
+
+
+def load(
+    port: int, headers: dict[str, str], body: bytes, connections: int, seconds: int
+) -> dict[str, float]:
+    toolchain = node_toolchain()
+    config = {
+        "url": f"http://127.0.0.1:{port}/mcp",
+        "headers": {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **headers,
+        },
+        "body": body.decode(),
+        "connections": connections,
+        "seconds": seconds,
+    }
+    environment = {**toolchain.environment(), "NODE_PATH": str(toolchain.node_modules)}
+    completed = subprocess.run(
+        [str(toolchain.node), str(REPO / "bench" / "load.cjs"), json.dumps(config)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=seconds + 60,
+    )
+    report = json.loads(completed.stdout)
+    return {
+        "rps": report["requests"]["average"],
+        "p50": report["latency"]["p50"],
+        "p99": report["latency"]["p99"],
+        "bad": report["non2xx"] + report["errors"] + report["timeouts"],
+    }
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of the server process and its children (uvicorn workers)."""
+    total = 0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(p) for p in children.read_text().split()]
+    for one in pids:
+        for line in Path(f"/proc/{one}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
+
+
+def _wait_listening(port: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def measure(name: str, command: list[str], root: Path, seconds: int) -> dict[str, Any]:
+    port = free_port()
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    process = subprocess.Popen(
+        [*command, "--port", str(port)], cwd=root, env=environment,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    figures: dict[str, Any] = {}
+    try:
+        _wait_listening(port)
+        time.sleep(1.0)
+        stateless_app = name == "SDK stateless"
+        eras = [SESSION, STATELESS]
+        if name == "ours, 2 workers":
+            eras = [STATELESS]  # sessions across workers need the Redis store
+        for era in eras:
+            headers, body = request_form(port, era, stateless_app)
+            load(port, headers, body, 4, 1)  # warm-up
+            if "rss" not in figures:
+                figures["rss"] = rss_mib(process.pid)
+            levels = (64,) if name == "ours, 2 workers" else CONCURRENCY
+            for connections in levels:
+                figures[(era, connections)] = load(port, headers, body, connections, seconds)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # graceful shutdown waits for idle sessions
+            process.kill()
+            process.wait()
+    return figures
+
+
+def print_table(results: dict[str, dict[str, Any]]) -> None:
+    print("\nload generator: autocannon 8.0.0, keep-alive, one tools/call repeated")
+    print(f"{'server':16} {'form':10} {'conc':>4} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7}  note")
+    for name, figures in results.items():
+        for key, value in figures.items():
+            if key == "rss":
+                continue
+            era, connections = key
+            note = f"{value['bad']} non-2xx/errors" if value["bad"] else ""
+            print(
+                f"{name:16} {era:10} {connections:>4} {value['rps']:>9.0f} "
+                f"{value['p50']:>7.1f} {value['p99']:>7.1f}  {note}"
+            )
+    print("\nidle RSS after warm-up (MiB): " + ", ".join(
+        f"{name} {figures['rss']:.1f}" for name, figures in results.items()
+    ))  # fmt: skip
+    sdk = results.get("SDK stateful", {}).get((SESSION, 16))
+    ours = results.get("ours", {}).get((SESSION, 16))
+    if sdk and ours:
+        print(
+            f"ours / SDK stateful at concurrency 16 (2025-11-25): {ours['rps'] / sdk['rps']:.1f}x"
+        )
+    sdk = results.get("SDK stateless", {}).get((STATELESS, 16))
+    ours = results.get("ours", {}).get((STATELESS, 16))
+    if sdk and ours:
+        print(
+            f"ours / SDK stateless at concurrency 16 (2026-07-28): {ours['rps'] / sdk['rps']:.1f}x"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2 s per figure instead of 5")
+    parser.add_argument("--only", action="append", help="measure only these servers")
+    args = parser.parse_args()
+    seconds = 2 if args.quick else 5
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        servers = write_servers(root)
+        results = {}
+        for name, command in servers.items():
+            if args.only and name not in args.only:
+                continue
+            print(f"measuring {name} ...", flush=True)
+            results[name] = measure(name, command, root, seconds)
+        print_table(results)
+
+
+if __name__ == "__main__":
+    main()

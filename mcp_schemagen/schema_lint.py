@@ -1,0 +1,174 @@
+"""Mistakes a valid schema can still hold: a misspelt keyword (`requird`, `minLenght`),
+which JSON Schema ignores, so the tool quietly means something else; and a `required`
+name that no object can ever have."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.schema_checks import GENERATOR_INSTRUCTIONS
+
+# Keywords whose value is one subschema, a list of them, or a map of names to them.
+_ONE_SCHEMA = frozenset(
+    {
+        "additionalProperties",
+        "propertyNames",
+        "contains",
+        "not",
+        "if",
+        "then",
+        "else",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentSchema",
+        "additionalItems",
+        "items",
+    }
+)
+_SCHEMA_LISTS = frozenset({"prefixItems", "allOf", "anyOf", "oneOf", "items"})
+_SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+# Every keyword of JSON Schema 2020-12 and draft-07 (the dialects a tool may use).
+KNOWN_KEYWORDS = frozenset(
+    {
+        *_ONE_SCHEMA,
+        *_SCHEMA_LISTS,
+        *_SCHEMA_MAPS,
+        "$schema",
+        "$id",
+        "$ref",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+        "$vocabulary",
+        "$comment",
+        "type",
+        "enum",
+        "const",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "maxLength",
+        "minLength",
+        "pattern",
+        "maxItems",
+        "minItems",
+        "uniqueItems",
+        "maxContains",
+        "minContains",
+        "maxProperties",
+        "minProperties",
+        "required",
+        "dependentRequired",
+        "title",
+        "description",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "examples",
+        "format",
+        "contentEncoding",
+        "contentMediaType",
+    }
+)
+# The usual way to carry data for other tools in a schema; never reported.
+_EXTENSION = "x-"
+# Keywords of other schema languages, with what JSON Schema says instead.
+_FOREIGN = {"nullable": 'an OpenAPI keyword; to allow null, add "null" to "type"'}
+
+
+def lint_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    for node, where in _subschemas(schema, pointer):
+        problems.extend(_unknown_keywords(node, file, where))
+        problems.extend(_unsatisfiable_required(node, file, where))
+    return problems
+
+
+def _subschemas(node: Any, pointer: str) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every schema object, found by structure: only values of keywords that hold
+    schemas are schemas (not `enum`, `default`, nor an unknown keyword's value)."""
+    if not isinstance(node, dict):
+        return
+    yield node, pointer
+    for key, value in node.items():
+        where = pointer_join(pointer, key)
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            for name, subschema in value.items():
+                yield from _subschemas(subschema, pointer_join(where, name))
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            for index, subschema in enumerate(value):
+                yield from _subschemas(subschema, pointer_join(where, index))
+        elif key in _ONE_SCHEMA:
+            yield from _subschemas(value, where)
+
+
+def _unknown_keywords(node: dict[str, Any], file: str, pointer: str) -> Iterator[Diagnostic]:
+    for key in node:
+        if key in KNOWN_KEYWORDS or key.startswith(_EXTENSION):
+            continue
+        if key in GENERATOR_INSTRUCTIONS:
+            continue  # schema_checks warns about these, saying why they are ignored
+        guess = difflib.get_close_matches(key, sorted(KNOWN_KEYWORDS), n=1, cutoff=0.75)
+        hint = (
+            _FOREIGN[key]
+            if key in _FOREIGN
+            else (
+                f"did you mean {guess[0]!r}?"
+                if guess
+                else f'remove it, or name it "{_EXTENSION}{key}" if it is data for other tools'
+            )
+        )
+        yield warning(
+            file,
+            pointer_join(pointer, key),
+            f"unknown keyword {key!r}: JSON Schema ignores it, so it neither validates nor "
+            f"types anything; {hint}",
+        )
+
+
+def _unsatisfiable_required(node: dict[str, Any], file: str, pointer: str) -> Iterator[Diagnostic]:
+    """Under `additionalProperties: false` an object may hold only names its `properties`
+    or `patternProperties` allow; a required name outside them rejects every call."""
+    required = node.get("required")
+    if node.get("additionalProperties") is not False or not isinstance(required, list):
+        return
+    properties = node.get("properties")
+    properties = properties if isinstance(properties, dict) else {}
+    patterns = node.get("patternProperties")
+    patterns = patterns if isinstance(patterns, dict) else {}
+    for index, name in enumerate(required):
+        if not isinstance(name, str):
+            continue
+        if name in properties and properties[name] is not False:
+            continue
+        if name not in properties and any(_matches(p, name) for p in patterns):
+            continue
+        reason = (
+            "its schema in properties is false"
+            if name in properties
+            else "it is not in properties and additionalProperties is false"
+        )
+        yield error(
+            file,
+            pointer_join(pointer, "required", index),
+            f"required property {name!r} can never be present: {reason}, so every call is "
+            f"rejected; add {name!r} to properties or remove it from required",
+        )
+
+
+def _matches(pattern: str, name: str) -> bool:
+    try:
+        return re.search(pattern, name) is not None
+    except re.error:
+        return True  # the compile check reports the pattern; do not guess here

@@ -1,0 +1,43 @@
+"""Tool handlers of weather: the one module of this package you edit.
+
+mcp-codegen wrote a stub for each tool. Fill in the bodies; `mcp-codegen build` keeps
+them, updating only each handler's parameters and return type (and the import from
+`.types`) when the tool schemas change. A handler may be `async def`. What handler
+code may use (content, results, errors, the context) is in `.api`.
+"""
+
+from __future__ import annotations
+
+from .types import (
+    ContentBlock,
+    Place,
+    PlanTripDestination,
+    PlanTripOutput,
+    PlanTripViaLatLon,
+    PlanTripViaStation,
+)
+
+
+# mcp-codegen tool: "plan_trip"
+def plan_trip(
+    *,
+    origin: Place,
+    destination: Place | PlanTripDestination,
+    days: int | None = None,
+    via: PlanTripViaStation | PlanTripViaLatLon | None = None,
+) -> PlanTripOutput:
+    """Plan a trip between two places.
+
+    Args:
+        origin: Where the trip starts.
+        destination: Where it ends: a place or coordinates.
+        days: Length of the trip in days.
+        via: A stop on the way: a station code, or coordinates.
+    """
+    raise NotImplementedError("plan_trip")
+
+
+# mcp-codegen tool: "weather_at"
+def weather_at(*, where: Place) -> str | list[ContentBlock]:
+    """Weather at a place."""
+    raise NotImplementedError("weather_at")

@@ -1,0 +1,203 @@
+"""Patterns of real servers' tool schemas that once gave wrong code: `"default": null` on
+a property whose schema rejects null, a tool named like a builtin, and an adopted tools/list
+whose order is part of the server's contract. Each is checked where it matters: the
+handler's annotations (typing.get_type_hints, mypy --strict over the package) and what the
+running server does."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.projects import mypy_strict, run_cli, write_project
+from tests.support.stdio_conversation import Conversation, meta
+
+# The shape of one real server's 41 tools: optional filters declared with "default": null
+# but typed as a plain string or integer.
+SEARCH = {
+    "name": "search_issues",
+    "description": "Search issues.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "owner": {"type": "string", "default": None},
+            "per_page": {"type": "integer", "default": None},
+            "labels": {"type": "array", "items": {"type": "string"}, "default": None},
+            "state": {"type": "string", "enum": ["open", "closed"], "default": None},
+        },
+        "required": ["query"],
+    },
+}
+LISTING = {
+    "tools": [
+        {"name": "zeta", "inputSchema": {"type": "object"}},
+        {
+            "name": "list",
+            "description": "A tool named like a builtin.",
+            "inputSchema": {"type": "object"},
+        },
+        SEARCH,
+        {"name": "alpha", "inputSchema": {"type": "object"}},
+    ]
+}
+BODIES = {
+    'raise NotImplementedError("search_issues")': (
+        "return f'{owner!r} {per_page!r} {labels!r} {state!r}'"
+    ),
+    'raise NotImplementedError("list")': "return [text(str(len(list[int]())))]",
+    'raise NotImplementedError("zeta")': "return 'z'",
+    'raise NotImplementedError("alpha")': "return max(['a'])",
+    'raise NotImplementedError("first")': "return 'first'",
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = write_project(
+        tmp_path_factory.mktemp("real"),
+        {
+            "b_listing.json": LISTING,
+            "a_first.json": {"name": "first", "inputSchema": {"type": "object"}},
+        },
+    )
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    for stub, body in BODIES.items():
+        source = source.replace(stub, body)
+    source = source.replace(
+        "from __future__ import annotations\n",
+        "from __future__ import annotations\n\nfrom .api import text\n",
+    )
+    handlers.write_text(source, encoding="utf-8")
+    return root
+
+
+def _python(root: Path, code: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+@pytest.fixture
+def conversation(project: Path, tmp_path: Path) -> Iterator[Conversation]:
+    opened = Conversation(project, "server", "2026-07-28", tmp_path / "stderr.txt")
+    yield opened
+    opened.kill()
+
+
+def _call(conversation: Conversation, name: str, arguments: dict[str, Any]) -> str:
+    result = conversation.result(
+        "tools/call", {"name": name, "arguments": arguments, "_meta": meta()}
+    )
+    assert not result.get("isError"), result
+    return str(result["content"][0]["text"])
+
+
+def test_generated_package_with_these_patterns_passes_mypy_strict(project: Path) -> None:
+    result = mypy_strict(project, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_null_default_makes_the_parameter_admit_none(project: Path) -> None:
+    hints = _python(
+        project,
+        "import typing, server.handlers as h;"
+        "print({k: str(v) for k, v in typing.get_type_hints(h.search_issues).items()})",
+    )
+    assert "'owner': 'str | None'" in hints
+    assert "'per_page': 'int | None'" in hints
+    assert "'labels': 'list[str] | None'" in hints
+    assert "'query': \"<class 'str'>\"" in hints
+
+
+def test_the_handler_receives_none_for_an_omitted_null_default(
+    conversation: Conversation,
+) -> None:
+    assert _call(conversation, "search_issues", {"query": "bug"}) == "None None None None"
+    called = _call(conversation, "search_issues", {"query": "bug", "owner": "me", "per_page": 5})
+    assert called == "'me' 5 None None"
+
+
+def test_a_tool_named_like_a_builtin_does_not_shadow_it(
+    project: Path, conversation: Conversation
+) -> None:
+    source = (project / "server" / "handlers.py").read_text(encoding="utf-8")
+    assert "def list_() -> str | list[ContentBlock]:" in source
+    # Every handler's annotations resolve in the module's namespace.
+    _python(
+        project,
+        "import typing, inspect, server.handlers as h;"
+        "[typing.get_type_hints(f) for _, f in inspect.getmembers(h, inspect.isfunction)]",
+    )
+    assert _call(conversation, "list", {}) == "0"
+    assert _call(conversation, "alpha", {}) == "a"
+
+
+def test_tools_keep_the_order_of_their_files_and_of_an_adopted_listing(
+    project: Path, conversation: Conversation
+) -> None:
+    listed = conversation.result("tools/list", {"_meta": meta()})["tools"]
+    # Files by path (a_first.json, then b_listing.json), each in the order written.
+    assert [t["name"] for t in listed] == ["first", "zeta", "list", "search_issues", "alpha"]
+    source = (project / "server" / "handlers.py").read_text(encoding="utf-8")
+    order = [
+        source.index(f"def {name}(")
+        for name in ("first", "zeta", "list_", "search_issues", "alpha")
+    ]
+    assert order == sorted(order)
+
+
+def test_shared_definitions_and_unions_get_one_plain_name_each(tmp_path: Path) -> None:
+    """A `$defs` entry several schemas define alike is one public type (not one per tool
+    and direction); a union parameter names its member classes, with no numbered names;
+    the structural TypedDicts let a value of one tool's Place serve another's."""
+    case = Path(__file__).parent / "cases" / "descriptions-unions-shared-defs" / "input"
+    root = tmp_path / "shared"
+    shutil.copytree(case, root)
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    types = (root / "server" / "types.py").read_text(encoding="utf-8")
+    assert '"Place",' in types
+    assert "Place as" not in types and "PlanTripPlace" not in types
+    public = re.findall(r'^    "(\w+)",$', types, re.MULTILINE)
+    assert "PlanTripViaStation" in public and "PlanTripViaLatLon" in public
+    assert [name for name in public if name[-1].isdigit()] == []
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    assert "destination: Place | PlanTripDestination" in source
+    assert "def weather_at(*, where: Place)" in source
+    source = source.replace('raise NotImplementedError("plan_trip")', 'return {"stops": [origin]}')
+    source = source.replace('raise NotImplementedError("weather_at")', 'return where["city"]')
+    handlers.write_text(source, encoding="utf-8")
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_handler_named_like_an_imported_type_does_not_shadow_it(tmp_path: Path) -> None:
+    one_of = {"oneOf": [{"type": "object"}, {"type": "object", "required": ["a"]}]}
+    listing = {
+        "tools": [
+            {"name": "foo", "inputSchema": {"type": "object", **one_of}},
+            {"name": "FooInput", "inputSchema": {"type": "object"}},
+        ]
+    }
+    root = write_project(tmp_path / "p", {"tools.json": listing})
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    source = (root / "server" / "handlers.py").read_text(encoding="utf-8")
+    assert "def foo(arguments: FooInput)" in source
+    assert "def FooInput_()" in source
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,85 @@
+"""Builds that would leave a handler module that cannot import, or a handler the user
+renamed replaced by a raising stub, stop with exit 3 and write nothing; `check` never calls
+such a project fresh."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.projects import run_cli, tool, write_project
+
+CLOCK = tool(
+    "get_current_time",
+    description="The time.",
+    inputSchema={"type": "object"},
+    outputSchema={
+        "type": "object",
+        "properties": {"iso": {"type": "string"}},
+        "required": ["iso"],
+    },
+)
+
+
+def _project(tmp_path: Path) -> Path:
+    root = write_project(tmp_path / "p", {"clock.json": CLOCK, "echo.json": tool()})
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    return root
+
+
+def _imports(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "import server.handlers"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_removing_a_tool_whose_type_a_helper_still_names_stops_the_build(
+    tmp_path: Path,
+) -> None:
+    root = _project(tmp_path)
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    source = source.replace(
+        'raise NotImplementedError("get_current_time")', "return midnight()"
+    ) + ('\n\ndef midnight() -> GetCurrentTimeOutput:\n    return {"iso": "00:00"}\n')
+    handlers.write_text(source, encoding="utf-8")
+    assert run_cli("build", "-q", str(root))[0] == 0
+    assert run_cli("check", str(root))[0] == 0
+
+    (root / "tools" / "clock.json").unlink()
+    before = handlers.read_text(encoding="utf-8")
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 3, err
+    assert "server/handlers.py" in err
+    assert "your code uses GetCurrentTimeOutput (line" in err
+    assert "no longer define" in err
+    assert handlers.read_text(encoding="utf-8") == before  # nothing written
+    assert _imports(root).returncode == 0
+    code, _, err = run_cli("check", str(root))
+    assert code == 3, err
+
+    # Once the helper no longer names it, the build goes through.
+    handlers.write_text(before.replace("-> GetCurrentTimeOutput:", "-> dict[str, str]:"))
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    assert _imports(root).returncode == 0, _imports(root).stderr
+
+
+def test_a_renamed_handler_with_its_marker_stops_the_build(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    handlers = root / "server" / "handlers.py"
+    renamed = handlers.read_text(encoding="utf-8").replace("def echo(", "def echo_text(")
+    handlers.write_text(renamed, encoding="utf-8")
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 3, err
+    assert "handler 'echo_text': the marker above it" in err
+    assert "rename the function to 'echo'" in err
+    assert "no longer in the schemas" not in err
+    assert handlers.read_text(encoding="utf-8") == renamed
+    assert run_cli("check", str(root))[0] == 3
