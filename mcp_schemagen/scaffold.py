@@ -79,6 +79,7 @@ _FILES: Final = (
     ("tests/test_handlers.py.jinja", "tests/test_handlers.py"),
     ("tests/test_server.py.jinja", "tests/test_server.py"),
     ("tools/divide.yaml.jinja", "tools/divide.yaml"),
+    ("tools/delete_draft.json.jinja", "tools/delete_draft.json"),
     ("tools/greet.json.jinja", "tools/greet.json"),
     ("tools/word_stats.json.jinja", "tools/word_stats.json"),
 )

@@ -14,7 +14,7 @@ import struct
 import zlib
 from typing import Literal
 
-from example_server.api import image, resource_link, text
+from example_server.api import Elicit, Sample, form, get_context, image, resource_link, text
 from example_server.types import WeatherForecastDay
 
 from .types import (
@@ -130,3 +130,89 @@ def weather_forecast(*, location: str, days: int = 3) -> WeatherForecastOutput:
             }
         )
     return {"location": location, "days": forecast}
+
+
+# mcp-codegen tool: "cancel_order"
+async def cancel_order(*, order_id: str) -> str | list[ContentBlock]:
+    """Cancel an order once the user confirms it (asks the user through the client: elicitation)."""
+    # Ask first, act after: in 2026-07-28 the handler runs again from the top when the
+    # client retries with the answer, so nothing before this line may have effects.
+    answer = await get_context().elicit(
+        f"Cancel order {order_id}? This cannot be undone.",
+        form({"confirm": {"type": "boolean", "title": "Cancel the order", "default": False}}, required=["confirm"]),
+        key="confirm",
+    )
+    if answer.accepted and answer.content is not None and answer.content.get("confirm") is True:
+        return f"Order {order_id} cancelled."
+    return f"Order {order_id} kept ({answer.action})."
+
+
+# mcp-codegen tool: "list_workspace"
+async def list_workspace() -> str | list[ContentBlock]:
+    """List the folders and files the client lets this server work on (roots)."""
+    roots = await get_context().list_roots(key="roots")
+    if not roots:
+        return "The client shares no folders."
+    return "\n".join(f"{root.get('name', root['uri'])}: {root['uri']}" for root in roots)
+
+
+# mcp-codegen tool: "plan_trip"
+async def plan_trip(*, destination: str) -> str | list[ContentBlock]:
+    """Plan a trip in two rounds of questions: the traveller's preferences (a form with defaults and choices), then at once a confirmation and a packing list from the client's model."""
+    ctx = get_context()
+    preferences = await ctx.elicit(
+        f"Your trip to {destination}",
+        form(
+            {
+                "traveller": {"type": "string", "title": "Name", "default": "Ada"},
+                "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 30, "default": 3},
+                "budget": {"type": "number", "title": "Budget per night", "default": 120.0},
+                "cabin": {
+                    "type": "string",
+                    "title": "Travel class",
+                    "oneOf": [{"const": "economy", "title": "Economy"}, {"const": "business", "title": "Business"}],
+                    "default": "economy",
+                },
+                "meal": {"type": "string", "title": "Meal", "enum": ["any", "veg"], "enumNames": ["Anything", "Vegetarian"]},
+                "insurance": {"type": "boolean", "title": "Travel insurance", "default": False},
+            },
+            required=["traveller"],
+        ),
+        key="preferences",
+    )
+    if not preferences.accepted or preferences.content is None:
+        return f"No trip to {destination} ({preferences.action})."
+    chosen = preferences.content
+    nights = chosen.get("nights", 3)
+    # Two questions in one round: a session client gets both requests at once, a
+    # 2026-07-28 client both input requests in one input_required result.
+    answers = await ctx.ask(
+        {
+            "confirm": Elicit(
+                f"Book {nights} nights in {destination} for {chosen['traveller']}?",
+                form({"book": {"type": "boolean", "title": "Book it", "default": True}}, required=["book"]),
+            ),
+            "packing": Sample([f"List five things to pack for {nights} nights in {destination}."], max_tokens=80),
+        }
+    )
+    confirm, packing = answers["confirm"], answers["packing"]
+    if not confirm.accepted or not (confirm.content or {}).get("book"):
+        return f"Trip to {destination} not booked."
+    return (
+        f"Booked {nights} nights in {destination} for {chosen['traveller']}, "
+        f"{chosen.get('cabin', 'economy')} class. Pack: {packing.text}"
+    )
+
+
+# mcp-codegen tool: "summarize_forecast"
+async def summarize_forecast(*, location: str, days: int = 3) -> str | list[ContentBlock]:
+    """Have the client's model summarize the forecast for a city in one sentence (sampling)."""
+    forecast = weather_forecast(location=location, days=days)
+    facts = "; ".join(f"{day['date']}: {day['conditions']}, {day['low']} to {day['high']}" for day in forecast["days"])
+    answer = await get_context().sample(
+        [f"Summarize this forecast for {location} in one sentence: {facts}"],
+        max_tokens=100,
+        system_prompt="You are a concise weather presenter.",
+        key="summary",
+    )
+    return f"{answer.text} (summarized by {answer.model})"

@@ -11,6 +11,8 @@
         return "done"
 
 Both methods are plain calls (no ``await``), so sync and async handlers use them alike.
+An async handler can also ask the client: ``await ctx.elicit(...)``, ``ctx.sample(...)``,
+``ctx.list_roots()``, ``ctx.ask({...})`` (see interaction.py).
 Cancellation (``notifications/cancelled``) cancels an async handler's task: it sees
 ``asyncio.CancelledError`` at its next ``await``; no response is sent for that request.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
+from .interaction import Asking, Channel, SessionChannel
 from .jsonrpc import RequestId, notification
 from .protocol import LOG_RANK, Revision
 from .session import Session
@@ -27,10 +30,18 @@ from .session import Session
 _current: ContextVar[Context] = ContextVar("mcp_codegen_request_context")
 
 
-class Context:
+class Context(Asking):
     """The tool call in progress."""
 
-    __slots__ = ("_log_rank", "_progress_token", "_session", "request_id", "revision", "tool")
+    __slots__ = (
+        "_asking",
+        "_log_rank",
+        "_progress_token",
+        "_session",
+        "request_id",
+        "revision",
+        "tool",
+    )
 
     def __init__(
         self,
@@ -40,8 +51,10 @@ class Context:
         tool: str,
         progress_token: RequestId | None,
         log_rank: int | None,
+        channel: Channel | None = None,
     ) -> None:
         self._session = session
+        self._asking = channel  # None: the session's channel, made on first use
         self._progress_token = progress_token
         # None: follow the session's logging/setLevel; -1: send no log messages.
         self._log_rank = log_rank
@@ -62,7 +75,12 @@ class Context:
     def client_capabilities(self) -> dict[str, Any]:
         """What the client declared it can do (initialize's capabilities, or this
         request's ``_meta`` clientCapabilities in 2026-07-28)."""
-        return self._session.client_capabilities
+        return self._channel().capabilities
+
+    def _channel(self) -> Channel:
+        if self._asking is None:
+            self._asking = SessionChannel(self._session)
+        return self._asking
 
     def close_stream(self) -> None:
         """Over HTTP (2025-11-25), end this call's SSE stream now; the client reconnects

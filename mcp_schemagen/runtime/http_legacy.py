@@ -14,6 +14,7 @@ pushes nothing outside a call.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +102,9 @@ class SessionEndpoint:
             await app.rpc_error(send, 400, request_id, failure, revision.name)
             return
         session = _restore(record, channel)
+        # A handler's request to the client goes out on this call's stream; the client
+        # POSTs its response, maybe to another worker: it comes back through the store.
+        session.outbound.waiter = functools.partial(app.store.await_reply, session_id)
         messages = message if type(message) is list else [message]
         requests = [
             m["id"]

@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import secrets
 import sys
 from collections.abc import Callable, Sequence
 
 from .http_settings import LOOPBACK_HOSTS, HttpSettings
+from .request_state import KEY_VARIABLE
 from .server import Server
 from .stdio import claim_stdout, run_stdio
 
@@ -25,7 +27,9 @@ MCP_HTTP_MAX_BODY_BYTES, MCP_STORE, MCP_SESSION_TTL_SECONDS), e.g.
   granian --interface asgi PACKAGE.asgi:app
   gunicorn -k uvicorn_worker.UvicornWorker PACKAGE.asgi:app
 More than one worker (or machine) needs a shared store for sessions (2025-03-26 to
-2025-11-25): --store redis://HOST:6379/0. 2026-07-28 requests are stateless and need none.
+2025-11-25): --store redis://HOST:6379/0. 2026-07-28 requests are stateless; a retry after
+an input_required result needs the same MCP_CODEGEN_STATE_KEY on every worker (--workers N
+draws one for its workers when it is unset).
 Health check: GET /healthz (or PATH/health) answers 200."""
 
 
@@ -102,6 +106,8 @@ def main(
         store=args.store,
         session_ttl_seconds=args.session_ttl or HttpSettings.session_ttl_seconds,
     )
+    if workers > 1:  # the workers check each other's 2026-07-28 requestState
+        os.environ.setdefault(KEY_VARIABLE, secrets.token_urlsafe(32))
     if workers > 1 and settings.store is None:
         print(
             "warning: workers do not share sessions without --store redis://...; "

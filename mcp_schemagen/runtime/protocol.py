@@ -117,6 +117,24 @@ class Revision:
         {"_meta", "capabilities", "protocolVersion", "serverInfo"}
     )
     progress_fields: frozenset[str] = frozenset({"progressToken", "progress", "total"})
+    # Asking the client during a call: the requests a server may send it, the elicitation
+    # modes, the sampling parameters, and whether a missing client capability is the
+    # -32021 error (2026-07-28) rather than a tool error.
+    client_requests: frozenset[str] = frozenset({"sampling/createMessage", "roots/list"})
+    elicitation_modes: frozenset[str] = frozenset()
+    sampling_fields: frozenset[str] = frozenset(
+        {
+            "messages",
+            "modelPreferences",
+            "systemPrompt",
+            "includeContext",
+            "temperature",
+            "maxTokens",
+            "stopSequences",
+            "metadata",
+        }
+    )
+    missing_capability_is_error: bool = False
 
     def __repr__(self) -> str:
         return f"<protocol revision {self.name}>"
@@ -211,6 +229,15 @@ class Revision:
             params["total"] = total
         return params
 
+    # ---------------------------------------------------------------- asking the client
+
+    def form_schema(self, schema: Mapping[str, Any]) -> dict[str, Any]:
+        """An elicitation form's requestedSchema as this revision defines it."""
+        return dict(schema)
+
+    def url_elicit_params(self, message: str, url: str, elicitation_id: str) -> dict[str, Any]:
+        raise ValueError(f"protocol revision {self.name} has no URL mode elicitation")
+
 
 def _content_value(content: list[Any]) -> Any:
     """Content blocks as one JSON value: a lone text block is its text, none is null."""
@@ -274,6 +301,8 @@ class Revision2025_06_18(Revision2025_03_26):
     __slots__ = ()
     name = "2025-06-18"
     batching = False
+    client_requests = Revision2025_03_26.client_requests | {"elicitation/create"}
+    elicitation_modes = frozenset({"form"})
     tool_fields = Revision2025_03_26.tool_fields | {"title", "outputSchema", "_meta"}
     content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK)
     annotations = _ANNOTATIONS_2024 | {"lastModified"}
@@ -291,12 +320,31 @@ class Revision2025_06_18(Revision2025_03_26):
     def _carries_structured(self, structured: Any) -> bool:
         return type(structured) is dict  # an object only (UNSET is not a dict)
 
+    def form_schema(self, schema: Mapping[str, Any]) -> dict[str, Any]:
+        # 2025-06-18 knows no defaults, no titled oneOf and no multi-select: titled options
+        # become the enum + enumNames form it does define.
+        fields: dict[str, Any] = {}
+        for name, field in schema.get("properties", {}).items():
+            if field.get("type") == "array":
+                raise ValueError(
+                    f"field {name!r}: protocol revision {self.name} has no multi-select fields"
+                )
+            field = {k: v for k, v in field.items() if k != "default"}
+            options = field.pop("oneOf", None)
+            if options is not None:
+                field["enum"] = [option["const"] for option in options]
+                field["enumNames"] = [option.get("title", option["const"]) for option in options]
+            fields[name] = field
+        return {**schema, "properties": fields}
+
 
 class Revision2025_11_25(Revision2025_06_18):
     __slots__ = ()
     name = "2025-11-25"
     sse_priming = True
     tool_fields = Revision2025_06_18.tool_fields | {"icons", "execution"}
+    elicitation_modes = frozenset({"form", "url"})
+    sampling_fields = Revision2025_06_18.sampling_fields | {"tools", "toolChoice"}
     content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK | {"icons"})
     progress_fields = Revision2025_06_18.progress_fields | {"_meta"}
 
@@ -305,6 +353,12 @@ class Revision2025_11_25(Revision2025_06_18):
 
     def error(self, request_id: RequestId | None, failure: RpcError) -> bytes:
         return error_message(request_id, failure, null_id=False)  # id may be left out
+
+    def form_schema(self, schema: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(schema)  # every form the author may write
+
+    def url_elicit_params(self, message: str, url: str, elicitation_id: str) -> dict[str, Any]:
+        return {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}
 
 
 class Revision2026_07_28(Revision2025_11_25):
@@ -320,6 +374,10 @@ class Revision2026_07_28(Revision2025_11_25):
         "cacheScope",
     }
     initialize_result_fields = frozenset()  # no initialize in the stateless era
+    missing_capability_is_error = True
+
+    def url_elicit_params(self, message: str, url: str, elicitation_id: str) -> dict[str, Any]:
+        return {"mode": "url", "message": message, "url": url}  # no elicitationId any more
 
     def publishes_output_schema(self, schema: Any) -> bool:
         return True  # any JSON Schema

@@ -24,6 +24,7 @@ import orjson
 from . import jsonrpc
 from .context import Context, enter, leave
 from .cursor import encode_cursor, page_index
+from .interaction import Channel, ClientCapabilityMissing, Interrupt, round_channel
 from .jsonrpc import RequestId, RpcError, dumps_exact, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
@@ -41,6 +42,7 @@ from .protocol import (
     ordered,
 )
 from .registry import ToolEntry
+from .request_state import RequestStateSeal
 from .session import Send, Session, already_initialized
 from .shorten import shorten
 from .toolcall import Tool
@@ -73,6 +75,7 @@ class Server:
         instructions: str | None = None,
         ttl_ms: int = 300_000,
         cache_scope: str = "public",
+        request_state: RequestStateSeal | None = None,
     ) -> None:
         wanted = set(revisions)
         try:
@@ -119,6 +122,7 @@ class Server:
         self._stamp = {META_SERVER_INFO: self._server_info}
         self._pages: dict[str, list[bytes]] = {}
         self._default_session = Session()
+        self.request_state = request_state or RequestStateSeal.from_environment()  # 2026-07-28
 
     # ----------------------------------------------------------------- entry points
 
@@ -163,7 +167,8 @@ class Server:
             return self.error_reply(None, RpcError(INVALID_REQUEST, "Invalid Request"), session)
         request_id = message["id"]
         if method is None and ("result" in message or "error" in message):
-            return None  # this server sends no requests, so it awaits no responses
+            session.outbound.answer(message)  # the client answers a request of ours
+            return None
         id_type = type(request_id)
         if id_type is not str and id_type is not int:
             failure = RpcError(
@@ -217,7 +222,7 @@ class Server:
             return None
         if all(type(r) is bytes for r in replies):
             return b"[" + b",".join(r for r in replies if type(r) is bytes) + b"]"
-        return _join_batch(replies)
+        return jsonrpc.join_batch(replies)
 
     def _notification(self, method: str, params: Any, session: Session) -> None:
         if method == "notifications/cancelled":
@@ -401,21 +406,21 @@ class Server:
             text = f"Invalid arguments for tool {name}: " + "; ".join(problems)
             body = revision.invalid_arguments(text, problems)
             return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
+        channel = round_channel(params, meta, revision, self.request_state, name)
         kwargs = tool.keyword_arguments(arguments)
         token = None if meta is None else meta.get("progressToken")
-        context = Context(
-            session, revision, request_id, name, token if is_request_id(token) else None, log_rank
-        )
+        token = token if is_request_id(token) else None
+        context = Context(session, revision, request_id, name, token, log_rank, channel)
         # The context is entered around the call, and a task made here copies it, so an
         # async handler sees it for its whole run.
         entered = enter(context)
         try:
             if tool.in_worker:  # a sync handler may block: never on the event loop
                 running = run_in_worker(tool.handler, kwargs)
-                return self._start(tool, running, request_id, revision, session)
+                return self._start(tool, running, request_id, revision, session, channel)
             value = tool.handler(**kwargs)
             if tool.is_async or _awaitable(value):
-                return self._start(tool, value, request_id, revision, session)
+                return self._start(tool, value, request_id, revision, session, channel)
         except RpcError:
             raise  # a handler's ProtocolError: the call fails with that JSON-RPC error
         except Exception as exc:
@@ -431,8 +436,11 @@ class Server:
         request_id: RequestId,
         revision: Revision,
         session: Session,
+        channel: Channel | None,
     ) -> asyncio.Task[bytes]:
-        task = asyncio.ensure_future(self._complete(tool, running, request_id, revision, session))
+        task = asyncio.ensure_future(
+            self._complete(tool, running, request_id, revision, session, channel)
+        )
         session.track(request_id, task)
         close = getattr(running, "close", None)
         if close is not None:  # a coroutine cancelled before it ran: close it quietly
@@ -446,6 +454,7 @@ class Server:
         request_id: RequestId,
         revision: Revision,
         session: Session,
+        channel: Channel | None = None,
     ) -> bytes:
         task = asyncio.current_task()
         try:
@@ -456,6 +465,12 @@ class Server:
             if task is None or task.cancelling():
                 raise  # cancelled by the client (or at shutdown): no response is sent
             value = tool.failure(exc)  # the handler's own CancelledError is a failure
+        except Interrupt as stop:  # 2026-07-28: questions for the client, or a bad state
+            return await stop.reply(request_id, channel, self._stamp)
+        except ClientCapabilityMissing as missing:
+            if revision.missing_capability_is_error:
+                return jsonrpc.error(request_id, missing.rpc_error())
+            value = tool.failure(missing)
         except RpcError as failure:  # a handler's ProtocolError
             return jsonrpc.error(request_id, failure)
         except Exception as exc:
@@ -480,17 +495,3 @@ def _log_rank(level: Any) -> int:
             f"Invalid log level {shorten(repr(level))}; one of {', '.join(LOG_RANK)}",
         )
     return rank
-
-
-async def _join_batch(replies: list[bytes | asyncio.Future[bytes | None]]) -> bytes | None:
-    running = [r for r in replies if isinstance(r, asyncio.Future)]
-    await asyncio.wait(running)
-    parts: list[bytes] = []
-    for reply in replies:
-        if isinstance(reply, bytes):
-            parts.append(reply)
-        elif not reply.cancelled() and reply.exception() is None:
-            done = reply.result()  # a cancelled request gets no response
-            if done is not None:
-                parts.append(done)
-    return b"[" + b",".join(parts) + b"]" if parts else None

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .jsonrpc import RequestId, RpcError
+from .outbound import Outbound
 from .protocol import INVALID_REQUEST, Revision
 from .workers import from_any_thread
 
@@ -34,6 +35,7 @@ class Session:
         "inflight",
         "initialized",
         "log_rank",
+        "outbound",
         "revision",
         "send",
     )
@@ -51,6 +53,7 @@ class Session:
         # Over HTTP, ends the SSE stream of the call in progress (the client resumes it
         # with Last-Event-ID); other transports have no stream to close.
         self.close_stream: Callable[[], None] = _nothing
+        self.outbound = Outbound()  # requests this server sent the client, awaiting answers
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task

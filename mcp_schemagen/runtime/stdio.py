@@ -351,6 +351,7 @@ class _Reader(asyncio.Protocol):
                 self._line(line)  # a last message without its newline
             finally:
                 self._writer.uncork()
+        self._session.outbound.close()  # no answer can come any more
         self._done.set_result(None)
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -42,6 +42,7 @@ EXPECTED_FILES = {
     "pyproject.toml",
     "tests/test_handlers.py",
     "tests/test_server.py",
+    "tools/delete_draft.json",
     "tools/divide.yaml",
     "tools/greet.json",
     "tools/word_stats.json",
@@ -52,8 +53,8 @@ DISTRIBUTIONS = {
     "orjson": "orjson",
     "typing_extensions": "typing-extensions",
     "pydantic": "pydantic",
-    "uvicorn": "uvicorn",
-    "redis": "redis",
+    "uvicorn": "uvicorn",  # imported only by `--http`
+    "redis": "redis",  # imported only by `--store redis://...`
 }
 # Imported only inside the functions serving --http and --store redis://: the `http` extra.
 HTTP_ONLY = {"uvicorn", "redis"}
@@ -188,7 +189,7 @@ def test_adding_a_tool_as_the_readme_says_keeps_the_example_bodies(tmp_path: Pat
     bodies = {
         node.name: [ast.dump(statement) for statement in node.body]
         for node in before.body
-        if isinstance(node, ast.FunctionDef)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     }
     echo = {
         "name": "echo",
@@ -200,7 +201,11 @@ def test_adding_a_tool_as_the_readme_says_keeps_the_example_bodies(tmp_path: Pat
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 0, err
     after = ast.parse(handlers.read_text(encoding="utf-8"))
-    functions = {node.name: node for node in after.body if isinstance(node, ast.FunctionDef)}
+    functions = {
+        node.name: node
+        for node in after.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
     for name, body in bodies.items():
         assert [ast.dump(statement) for statement in functions[name].body] == body, name
     assert "NotImplementedError" in ast.unparse(functions["echo"])
@@ -234,7 +239,7 @@ def test_is_fresh_right_away_and_the_build_kept_every_handler_byte(project: Path
     assert built["handlers.py"] == handlers
 
 
-def _signature(function: ast.FunctionDef) -> str:
+def _signature(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
     return ast.dump(function.args) + " -> " + ast.dump(function.returns or ast.Constant(None))
 
 
@@ -244,15 +249,18 @@ def test_the_handler_template_matches_the_generated_signatures(project: Path) ->
     spec = spec_from_json(manifest.handlers)
     text = (project / NAME / "handlers.py").read_text(encoding="utf-8")
     written = {
-        node.name: node for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)
+        node.name: node
+        for node in ast.parse(text).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     }
     for handler in spec.handlers:
         source = f"def {handler.function}({handler.parameters}) -> {handler.returns}: pass"
         stub = ast.parse(source).body[0]
         assert isinstance(stub, ast.FunctionDef)
         assert _signature(written[handler.function]) == _signature(stub), handler.function
-        assert f'# mcp-codegen tool: "{handler.tool}"\ndef {handler.function}(' in text
-    assert {h.function for h in spec.handlers} == {"divide", "greet", "word_stats"}
+        marker = f'# mcp-codegen tool: "{handler.tool}"\n'
+        assert any(f"{marker}{d}def {handler.function}(" in text for d in ("", "async "))
+    assert {h.function for h in spec.handlers} == {"delete_draft", "divide", "greet", "word_stats"}
     assert spec.managed_imports in text
 
 
@@ -372,7 +380,7 @@ def test_its_tests_pass_and_they_follow_the_revisions_chosen(tmp_path: Path) -> 
         root = tmp_path / revision
         scaffold.scaffold(NAME, root, [revision])
         out = _run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=root)
-        assert "9 passed" in out
+        assert "10 passed" in out
     raw = tmp_path / "2024-10-07" / "tests" / "test_server.py"
     assert '"toolResult"' in raw.read_text(encoding="utf-8")
     tools = Path(sys.executable).parent
@@ -451,7 +459,7 @@ def test_installs_in_a_fresh_venv_serves_the_official_client_and_passes_its_test
     seen = asyncio.run(asyncio.wait_for(_serve_to_official_client(fresh_venv, outside), 60))
     assert seen == {
         "server": "demo-server",
-        "tools": ["divide", "greet", "word_stats"],
+        "tools": ["delete_draft", "divide", "greet", "word_stats"],
         "greet": [{"type": "text", "text": "Hello, Grace."}],
         "stats": {
             "words": 3,
@@ -470,4 +478,4 @@ def test_installs_in_a_fresh_venv_serves_the_official_client_and_passes_its_test
     dev = [r for r in document["optional-dependencies"]["dev"] if not r.startswith(DISTRIBUTION)]
     _run(*pip, *dev, timeout=180)
     out = _run(fresh_venv, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project)
-    assert "9 passed" in out
+    assert "10 passed" in out

@@ -46,6 +46,10 @@ pytestmark = [
 ]
 
 
+# What every worker of one deployment shares: the key of 2026-07-28 requestState.
+SHARED_KEY = {"MCP_CODEGEN_STATE_KEY": "the state key of this two-worker deployment"}
+
+
 class Workers(NamedTuple):
     a: str
     b: str
@@ -63,7 +67,8 @@ def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workers]:
         for name in ("a", "b"):
             port = free_port()
             command = http_command(PACKAGE, port, "--store", store)
-            urls.append(stack.enter_context(serving(root, command, port, folder / f"{name}.log")))
+            log = folder / f"{name}.log"
+            urls.append(stack.enter_context(serving(root, command, port, log, env=SHARED_KEY)))
         yield Workers(urls[0], urls[1], folder / "a.log", folder / "b.log")
 
 
@@ -189,3 +194,82 @@ def test_uvicorn_workers_share_sessions_through_the_store(tmp_path: Path) -> Non
                     reply = client.call("test_simple_text", {})
                     assert reply.status == 200, reply
                     assert "simple text" in reply.last["result"]["content"][0]["text"]
+
+
+class AskedSession(HttpSession):
+    """A session client that declares elicitation, so the server may ask it."""
+
+    def initialize_params(self) -> dict[str, Any]:
+        return {**super().initialize_params(), "capabilities": {"elicitation": {}}}
+
+
+def _sse_messages(response: http.client.HTTPResponse) -> Iterator[Any]:
+    """The JSON-RPC messages of an SSE response as they arrive."""
+    data: list[str] = []
+    while line := response.readline():
+        text = line.decode().rstrip("\r\n")
+        if text.startswith("data:"):
+            data.append(text[5:].strip())
+        elif not text and data:
+            joined = "\n".join(data)
+            data = []
+            if joined:
+                yield json.loads(joined)
+
+
+@pytest.mark.parametrize("revision", ["2025-06-18", "2025-11-25"])
+def test_an_elicitation_answered_at_the_other_worker(revision: str, workers: Workers) -> None:
+    session = AskedSession(workers.a, revision)
+    params = {"name": "test_elicitation", "arguments": {"message": "Who are you?"}}
+    message = session.message("tools/call", params)
+    parts = urlsplit(workers.a)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=15)
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        **session.headers("tools/call", params),
+    }
+    connection.request("POST", parts.path, body=json.dumps(message), headers=headers)
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("content-type") == "text/event-stream"
+    stream = _sse_messages(response)
+    asked = next(m for m in stream if m.get("method") == "elicitation/create")
+    session.checker.check(asked)  # exactly this revision's ElicitRequest
+    assert asked["params"]["message"] == "Who are you?"
+    # The client's response goes to the other worker; the handler waiting at A gets it.
+    answer = {"action": "accept", "content": {"username": "ada", "email": "ada@example.com"}}
+    posted = exchange(
+        workers.b,
+        body={"jsonrpc": "2.0", "id": asked["id"], "result": answer},
+        headers=session.headers("ping", None),
+    )
+    assert posted.status == 202
+    final = next(m for m in stream if "result" in m or "error" in m)
+    connection.close()
+    assert final["id"] == message["id"]
+    text = final["result"]["content"][0]["text"]
+    assert (
+        text
+        == "User response: action=accept, content={'username': 'ada', 'email': 'ada@example.com'}"
+    )
+
+
+def test_a_2026_retry_answered_at_the_other_worker(workers: Workers) -> None:
+    client = HttpSession(workers.a, STATELESS)
+    capabilities = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+    call = {
+        "name": "test_input_required_result_multi_round",
+        "arguments": {},
+        "_meta": capabilities,
+    }
+    first = client.request("tools/call", call, url=workers.a).last["result"]
+    assert first["resultType"] == "input_required" and list(first["inputRequests"]) == ["step1"]
+    name = {"step1": {"action": "accept", "content": {"name": "Ada"}}}
+    retry = {**call, "inputResponses": name, "requestState": first["requestState"]}
+    second = client.request("tools/call", retry, url=workers.b).last["result"]
+    assert list(second["inputRequests"]) == ["step2"]  # step1 answered at B from A's state
+    colour = {"step2": {"action": "accept", "content": {"color": "teal"}}}
+    last = {**call, "inputResponses": colour, "requestState": second["requestState"]}
+    done = client.request("tools/call", last, url=workers.a).last["result"]
+    assert done["resultType"] == "complete"
+    assert done["content"][0]["text"] == "Ada likes teal"

@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import datamodel_code_generator
 import pytest
 
 from mcp_schemagen import typegen
@@ -142,7 +143,7 @@ def test_generator_warnings_never_leak_and_formats_never_change_types(tmp_path: 
 def test_a_generator_warning_becomes_our_diagnostic_at_its_pointer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = typegen.generate
+    real = datamodel_code_generator.generate
 
     def warning_generate(*args: Any, **kwargs: Any) -> Any:
         warnings.warn(
@@ -150,7 +151,8 @@ def test_a_generator_warning_becomes_our_diagnostic_at_its_pointer(
         )
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(typegen, "generate", warning_generate)
+    # typegen imports it on a cache miss, from the module: patched there, it is seen.
+    monkeypatch.setattr(datamodel_code_generator, "generate", warning_generate)
     schema = {"type": "object", "properties": {"p": {"type": "array"}}}
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # nothing may escape as a Python warning

@@ -26,6 +26,11 @@ NOTIFICATIONS = {
     "notifications/message": "LoggingMessageNotification",
     "notifications/progress": "ProgressNotification",
 }
+SERVER_REQUESTS = {  # what a server may ask its client during a tool call
+    "elicitation/create": "ElicitRequest",
+    "sampling/createMessage": "CreateMessageRequest",
+    "roots/list": "ListRootsRequest",
+}
 ERROR_OBJECTS = {  # 2026-07-28 names each standard error
     -32700: "ParseError",
     -32600: "InvalidRequestError",
@@ -71,6 +76,7 @@ class Conversation:
         self.pending: dict[Any, str] = {}  # request id -> method
         self.responses: dict[Any, dict[str, Any]] = {}
         self.notifications: list[dict[str, Any]] = []
+        self.server_requests: list[dict[str, Any]] = []  # requests the server sent us
         self.batches: list[list[dict[str, Any]]] = []
         self.anonymous_errors: list[dict[str, Any]] = []
         self.received: list[Any] = []  # every message, in order (duplicates too)
@@ -153,6 +159,13 @@ class Conversation:
             seen = len(self.notifications)
             self._receive_one()
 
+    def wait_server_request(self) -> dict[str, Any]:
+        """The next request the server sends (elicitation, sampling, roots)."""
+        count = len(self.server_requests)
+        while len(self.server_requests) == count:
+            self._receive_one()
+        return self.server_requests[-1]
+
     def wait_batch(self) -> list[dict[str, Any]]:
         count = len(self.batches)
         while len(self.batches) == count:
@@ -173,6 +186,8 @@ class Conversation:
             self.batches.append(message)
             for item in message:
                 self.responses[item.get("id")] = item
+        elif "method" in message and "id" in message:
+            self.server_requests.append(message)
         elif "method" in message:
             self.notifications.append(message)
         elif message.get("id") is None:
@@ -221,6 +236,10 @@ class Conversation:
 
     def check_single(self, message: dict[str, Any]) -> None:
         check = self.spec
+        if "method" in message and "id" in message:
+            check.assert_exact(message, "JSONRPCRequest")
+            self._check_specific(message, SERVER_REQUESTS[message["method"]])
+            return
         if "method" in message:
             check.assert_exact(message, "JSONRPCNotification")
             self._check_specific(message, NOTIFICATIONS[message["method"]])
@@ -233,6 +252,9 @@ class Conversation:
         )
         check.assert_exact(message, envelope)
         method = self.pending[message["id"]]
+        if message["result"].get("resultType") == "input_required":
+            check.assert_exact(message["result"], "InputRequiredResult")
+            return
         check.assert_exact(message["result"], RESULTS[method])
         if self.revision == STATELESS and check.has(RESULTS[method] + "Response"):
             check.assert_exact(message, RESULTS[method] + "Response")
@@ -260,5 +282,5 @@ class Conversation:
         node = self.spec.definitions[definition]
         if "jsonrpc" not in node.get("properties", {}):
             # Before 2025-11-25 the specific definitions leave the envelope to JSONRPC*.
-            message = {k: v for k, v in message.items() if k != "jsonrpc"}
+            message = {k: v for k, v in message.items() if k not in ("jsonrpc", "id")}
         self.spec.assert_exact(message, definition)

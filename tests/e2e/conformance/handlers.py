@@ -10,12 +10,17 @@ import asyncio
 import base64
 import json
 import sys
+from typing import Any
 
 from conformance_server.api import (
+    Elicit,
+    ListRoots,
     ProtocolError,
+    Sample,
     ToolError,
     audio,
     embedded_text,
+    form,
     get_context,
     image,
     text,
@@ -158,3 +163,156 @@ async def test_tool_with_progress() -> str | list[ContentBlock]:
         if step < 100:
             await asyncio.sleep(0.05)
     return str(context.progress_token)
+
+
+# ------------------------------------------------------------------ asking the client
+
+
+def _form(fields: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return form(fields, required=required or [])
+
+
+# mcp-codegen tool: "test_sampling"
+async def test_sampling(*, prompt: str) -> str | list[ContentBlock]:
+    """Asks the client's model (sampling/createMessage) with the prompt."""
+    answer = await get_context().sample([prompt], max_tokens=100)
+    return f"LLM response: {answer.text}"
+
+
+# mcp-codegen tool: "test_elicitation"
+async def test_elicitation(*, message: str) -> str | list[ContentBlock]:
+    """Asks the user (elicitation/create) for a username and an email."""
+    schema = _form(
+        {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"},
+        },
+        ["username", "email"],
+    )
+    answer = await get_context().elicit(message, schema)
+    return f"User response: action={answer.action}, content={answer.content}"
+
+
+# mcp-codegen tool: "test_elicitation_sep1034_defaults"
+async def test_elicitation_sep1034_defaults() -> str | list[ContentBlock]:
+    """Elicits a form with a default for every primitive type (SEP-1034)."""
+    schema = _form(
+        {
+            "name": {"type": "string", "default": "John Doe"},
+            "age": {"type": "integer", "default": 30},
+            "score": {"type": "number", "default": 95.5},
+            "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+            "verified": {"type": "boolean", "default": True},
+        }
+    )
+    answer = await get_context().elicit("Please review your details", schema)
+    return f"Elicitation completed: action={answer.action}, content={answer.content}"
+
+
+# mcp-codegen tool: "test_elicitation_sep1330_enums"
+async def test_elicitation_sep1330_enums() -> str | list[ContentBlock]:
+    """Elicits a form with all five enum forms (SEP-1330)."""
+    options = [{"const": "value1", "title": "First Option"}, {"const": "value2", "title": "Second Option"}]
+    schema = _form(
+        {
+            "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            "titledSingle": {"type": "string", "oneOf": options},
+            "legacyEnum": {
+                "type": "string",
+                "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"],
+            },
+            "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+            "titledMulti": {"type": "array", "items": {"anyOf": options}},
+        }
+    )
+    answer = await get_context().elicit("Pick your options", schema)
+    return f"Elicitation completed: action={answer.action}, content={answer.content}"
+
+
+_NAME = _form({"name": {"type": "string"}}, ["name"])
+_OK = _form({"ok": {"type": "boolean"}}, ["ok"])
+
+
+# mcp-codegen tool: "test_input_required_result_elicitation"
+async def test_input_required_result_elicitation() -> str | list[ContentBlock]:
+    """Asks the user's name under the key user_name."""
+    answer = await get_context().elicit("What is your name?", _NAME, key="user_name")
+    return f"Hello, {(answer.content or {}).get('name')}!"
+
+
+# mcp-codegen tool: "test_input_required_result_list_roots"
+async def test_input_required_result_list_roots() -> str | list[ContentBlock]:
+    """Asks the client's roots under the key client_roots."""
+    roots = await get_context().list_roots(key="client_roots")
+    return "Roots: " + ", ".join(root["uri"] for root in roots)
+
+
+# mcp-codegen tool: "test_input_required_result_sampling"
+async def test_input_required_result_sampling() -> str | list[ContentBlock]:
+    """Asks the client's model under the key capital_question."""
+    answer = await get_context().sample(
+        ["What is the capital of France?"], max_tokens=100, key="capital_question"
+    )
+    return answer.text
+
+
+# mcp-codegen tool: "test_input_required_result_capabilities"
+async def test_input_required_result_capabilities() -> str | list[ContentBlock]:
+    """Asks only what the client declared it supports."""
+    ctx = get_context()
+    wanted = {
+        "user_name": Elicit("What is your name?", _NAME),
+        "greeting": Sample(["Generate a greeting"], max_tokens=50),
+    }
+    supported = {key: request for key, request in wanted.items() if ctx.client_supports(request)}
+    answers = await ctx.ask(supported) if supported else {}
+    return f"answered: {', '.join(sorted(answers)) or 'nothing'}"
+
+
+# mcp-codegen tool: "test_input_required_result_request_state"
+async def test_input_required_result_request_state() -> str | list[ContentBlock]:
+    """Asks for a confirmation; the retry's requestState is verified."""
+    answer = await get_context().elicit("Please confirm", _OK, key="confirm")
+    # The answer arrived with a requestState the runtime verified (HMAC, bound, fresh).
+    return f"state-ok: {answer.action}"
+
+
+# mcp-codegen tool: "test_input_required_result_tampered_state"
+async def test_input_required_result_tampered_state() -> str | list[ContentBlock]:
+    """Asks for a confirmation; a tampered requestState is refused."""
+    answer = await get_context().elicit("Please confirm", _OK, key="confirm")
+    return f"confirmed: {answer.action}"
+
+
+# mcp-codegen tool: "test_input_required_result_multi_round"
+async def test_input_required_result_multi_round() -> str | list[ContentBlock]:
+    """Asks a name, then a colour: two rounds."""
+    ctx = get_context()
+    name = await ctx.elicit("Step 1: What is your name?", _NAME, key="step1")
+    colour = await ctx.elicit(
+        "Step 2: What is your favorite color?",
+        _form({"color": {"type": "string"}}, ["color"]),
+        key="step2",
+    )
+    return f"{(name.content or {}).get('name')} likes {(colour.content or {}).get('color')}"
+
+
+# mcp-codegen tool: "test_input_required_result_multiple_inputs"
+async def test_input_required_result_multiple_inputs() -> str | list[ContentBlock]:
+    """Asks an elicitation, a sampling and the roots in one round."""
+    answers = await get_context().ask(
+        {
+            "user_name": Elicit("What is your name?", _NAME),
+            "greeting": Sample(["Generate a greeting"], max_tokens=50),
+            "client_roots": ListRoots(),
+        }
+    )
+    return f"{answers['greeting'].text} {(answers['user_name'].content or {}).get('name')}"
+
+
+# mcp-codegen tool: "test_streaming_elicitation"
+async def test_streaming_elicitation() -> str | list[ContentBlock]:
+    """Elicits mid-call: in 2026-07-28 the answer is an InputRequiredResult, never a request on the stream."""
+    answer = await get_context().elicit("Continue?", _OK, key="continue")
+    return f"continued: {answer.action}"

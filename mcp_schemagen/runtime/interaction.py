@@ -1,0 +1,333 @@
+"""Asking the client in the middle of a tool call: elicitation, sampling, roots.
+
+    from .api import get_context
+
+    async def delete_file(*, path: str) -> str:
+        answer = await get_context().elicit(f"Delete {path}?", confirm_form(), key="confirm")
+        if not answer.accepted:
+            return "kept"
+        ...
+
+One handler body serves every revision. Session revisions (2024-11-05 to 2025-11-25)
+send the client a JSON-RPC request and wait for its response. 2026-07-28 keeps nothing
+between requests: the first question without an answer ends the call with an
+``input_required`` result (every question of that round, each under its key), and the
+client's retry runs the handler again from its start, answering each question from the
+retry's ``inputResponses`` or the ``requestState`` of earlier rounds. So the work a
+handler does before a question runs again on every round: ask first, act after.
+
+A client that did not declare a capability is never sent the request: the handler gets
+``ClientCapabilityMissing`` (a ``ToolError``), which becomes a tool error, or in
+2026-07-28 the -32021 error naming the capability, unless the handler catches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from . import jsonrpc
+from .jsonrpc import RequestId, RpcError
+from .outbound import ClientGone, Send
+from .protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, Revision
+from .questions import (
+    ClientCapabilityMissing,
+    ClientError,
+    ClientTimeout,
+    Elicit,
+    ElicitResult,
+    InteractionError,
+    InvalidAnswer,
+    ListRoots,
+    Request,
+    Root,
+    Sample,
+    SampleResult,
+    declares,
+)
+from .request_state import RequestStateSeal, call_binding
+from .session import Session
+
+DEFAULT_TIMEOUT_SECONDS = 300.0
+
+
+# ------------------------------------------------------------------ how it travels
+
+
+class Interrupt(BaseException):
+    """Ends a call past its handler: not an ``Exception``, so a handler's ``except
+    Exception`` cannot swallow it (like ``asyncio.CancelledError``)."""
+
+    async def reply(
+        self, request_id: RequestId, channel: Channel | None, server_meta: Mapping[str, Any]
+    ) -> bytes:
+        raise NotImplementedError
+
+
+class InputRequired(Interrupt):
+    """2026-07-28: the call needs answers; it ends with an InputRequiredResult."""
+
+    def __init__(self, requests: dict[str, dict[str, Any]], answers: dict[str, Any]) -> None:
+        super().__init__("the client must answer before the call can go on")
+        self.requests = requests
+        self.answers = answers
+
+    async def reply(
+        self, request_id: RequestId, channel: Channel | None, server_meta: Mapping[str, Any]
+    ) -> bytes:
+        """The open questions by key, and the answers so far sealed into requestState."""
+        assert isinstance(channel, RoundChannel)
+        body = {
+            "resultType": "input_required",
+            "inputRequests": self.requests,
+            "requestState": await channel.sealed(self.answers),
+            "_meta": server_meta,
+        }
+        return jsonrpc.result(request_id, body)
+
+
+class Refused(Interrupt):
+    """Ends a call with a JSON-RPC error (a forged requestState, say)."""
+
+    def __init__(self, failure: RpcError) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+    async def reply(
+        self, request_id: RequestId, channel: Channel | None, server_meta: Mapping[str, Any]
+    ) -> bytes:
+        return jsonrpc.error(request_id, self.failure)
+
+
+class Channel:
+    """How questions reach the client and answers come back, for one tool call."""
+
+    __slots__ = ("_asked", "capabilities")
+
+    def __init__(self, capabilities: dict[str, Any]) -> None:
+        self.capabilities = capabilities
+        self._asked = 0
+
+    def next_key(self, kind: str) -> str:
+        # Deterministic, so the same question gets the same key on every round.
+        self._asked += 1
+        return f"{kind}-{self._asked}"
+
+    async def ask(
+        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class SessionChannel(Channel):
+    """Session revisions: a JSON-RPC request to the client for each question, at once."""
+
+    __slots__ = ("_session",)
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session.client_capabilities)
+        self._session = session
+
+    async def ask(
+        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+    ) -> dict[str, Any]:
+        keys = list(requests)
+        asked = [asyncio.ensure_future(self._one(requests[k], revision, timeout)) for k in keys]
+        try:
+            answers = await asyncio.gather(*asked)
+        except BaseException:
+            for task in asked:  # one failed, or the call was cancelled: withdraw the rest
+                task.cancel()
+            await asyncio.wait(asked)  # each tells the client it is withdrawn
+            raise
+        return dict(zip(keys, answers, strict=True))
+
+    async def _one(self, request: Request, revision: Revision, timeout: float) -> Any:
+        send: Send = self._session.send
+        try:
+            response = await self._session.outbound.ask(
+                send, request.method, request.params(revision), timeout
+            )
+        except TimeoutError:
+            raise ClientTimeout(
+                f"The client did not answer {request.method} within {timeout:g} s"
+            ) from None
+        except ClientGone as gone:
+            raise InteractionError(str(gone)) from None
+        error = response.get("error")
+        if error is not None:
+            if type(error) is not dict:
+                raise InvalidAnswer(f"the client answered {request.method} with a malformed error")
+            raise ClientError(error.get("code"), str(error.get("message", "")), error.get("data"))
+        return request.parse(response.get("result"))
+
+
+class RoundChannel(Channel):
+    """2026-07-28: answers from the retry's inputResponses and the sealed requestState;
+    a question without an answer ends this round (``InputRequired``)."""
+
+    __slots__ = ("_answers", "_binding", "_opened", "_responses", "_seal", "_state")
+
+    def __init__(
+        self,
+        capabilities: dict[str, Any],
+        responses: Mapping[str, Any] | None,
+        state: str | None,
+        seal: RequestStateSeal,
+        binding: Callable[[], str],
+    ) -> None:
+        super().__init__(capabilities)
+        self._responses = responses or {}
+        self._state = state
+        self._seal = seal
+        self._binding = binding
+        self._answers: dict[str, Any] = {}  # every answer this run has used, by key
+        self._opened = state is None
+
+    async def ask(
+        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+    ) -> dict[str, Any]:
+        if not self._opened:
+            self._opened = True
+            try:
+                self._answers = await self._seal.open(self._state, self._binding())
+            except RpcError as failure:
+                raise Refused(failure) from None
+        found: dict[str, Any] = {}
+        missing: dict[str, dict[str, Any]] = {}
+        for key, request in requests.items():
+            raw = self._answers.get(key, self._responses.get(key))
+            try:
+                found[key] = request.parse(raw)
+                self._answers[key] = raw
+            except InvalidAnswer:  # absent or malformed: ask (again)
+                missing[key] = {"method": request.method, "params": request.params(revision)}
+        if missing:
+            raise InputRequired(missing, self._answers)
+        return found
+
+    async def sealed(self, answers: dict[str, Any]) -> str:
+        return await self._seal.seal(self._binding(), answers)
+
+
+def round_channel(
+    params: Mapping[str, Any],
+    meta: Mapping[str, Any] | None,
+    revision: Revision,
+    seal: RequestStateSeal,
+    tool: str,
+) -> RoundChannel | None:
+    """The channel of a 2026-07-28 tools/call (None in a session revision, whose channel
+    is the session's); -32602 for answers of the wrong type."""
+    if meta is None or not revision.stateless:
+        return None
+    if "inputResponses" in params and type(params["inputResponses"]) is not dict:
+        raise RpcError(INVALID_PARAMS, "inputResponses must be an object of answers by key")
+    if "requestState" in params and type(params["requestState"]) is not str:
+        raise RpcError(INVALID_PARAMS, "requestState must be the string the server sent")
+    arguments = params.get("arguments")
+    return RoundChannel(
+        meta[META_CLIENT_CAPABILITIES],
+        params.get("inputResponses"),
+        params.get("requestState"),
+        seal,
+        lambda: call_binding(tool, arguments),
+    )
+
+
+# ------------------------------------------------------------------ the handler's methods
+
+
+class Asking:
+    """The context's methods for asking the client (mixed into ``Context``)."""
+
+    __slots__ = ()
+    revision: Revision
+
+    def _channel(self) -> Channel:
+        raise NotImplementedError
+
+    def client_supports(self, request: Request) -> bool:
+        """Whether the client declared what ``request`` needs (so it can be asked)."""
+        return request.method in self.revision.client_requests and request.allowed(
+            self._channel().capabilities
+        )
+
+    async def ask(
+        self, requests: Mapping[str, Request], *, timeout: float = DEFAULT_TIMEOUT_SECONDS
+    ) -> dict[str, Any]:
+        """Ask several questions in one round (at once), each under its key; the answers
+        by the same keys (``ElicitResult``, ``SampleResult``, ``list[Root]``)."""
+        channel = self._channel()
+        for request in requests.values():
+            if request.method not in self.revision.client_requests:
+                raise InteractionError(
+                    f"protocol revision {self.revision.name} has no {request.method} request"
+                )
+            needed = request.capability()
+            if needed is not None and not declares(channel.capabilities, needed[0]):
+                raise ClientCapabilityMissing(needed[0], needed[1])
+        return await channel.ask(requests, self.revision, timeout)
+
+    async def elicit(
+        self,
+        message: str,
+        schema: Mapping[str, Any] | None = None,
+        *,
+        url: str | None = None,
+        elicitation_id: str | None = None,
+        key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+    ) -> ElicitResult:
+        """Ask the user: a form (``schema``: flat primitive fields, see ``form()``) or,
+        where the revision defines it, a ``url`` to open. ``key`` names the question in a
+        2026-07-28 input_required result (default: ``elicit-1``, ``elicit-2``, ...)."""
+        request = Elicit(message, schema, url, elicitation_id)
+        answer: ElicitResult = await self._ask_one(request, key, timeout)
+        return answer
+
+    async def sample(
+        self,
+        messages: Sequence[str | Mapping[str, Any]],
+        *,
+        max_tokens: int,
+        key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        **options: Any,
+    ) -> SampleResult:
+        """Ask the client's model (sampling/createMessage). ``options``: system_prompt,
+        temperature, stop_sequences, model_preferences, include_context, metadata, and
+        tools / tool_choice where the revision defines them."""
+        answer: SampleResult = await self._ask_one(
+            Sample(messages, max_tokens, **options), key, timeout
+        )
+        return answer
+
+    async def list_roots(
+        self, *, key: str | None = None, timeout: float = DEFAULT_TIMEOUT_SECONDS
+    ) -> list[Root]:
+        """The client's roots (roots/list)."""
+        answer: list[Root] = await self._ask_one(ListRoots(), key, timeout)
+        return answer
+
+    async def _ask_one(self, request: Request, key: str | None, timeout: float) -> Any:
+        if key is None:
+            key = self._channel().next_key(request.kind)
+        return (await self.ask({key: request}, timeout=timeout))[key]
+
+
+__all__ = [
+    "Asking",
+    "ClientCapabilityMissing",
+    "ClientError",
+    "ClientTimeout",
+    "Elicit",
+    "ElicitResult",
+    "InteractionError",
+    "InvalidAnswer",
+    "ListRoots",
+    "Root",
+    "Sample",
+    "SampleResult",
+]
