@@ -20,4 +20,4 @@ def shorten(text: str, limit: int = MAX_ECHO) -> str:
     head = min(_HEAD, limit * 5 // 8)
     tail = max(limit - head, 0)
     omitted = len(text) - head - tail
-    return f"{text[:head]}…[{omitted} characters omitted]…{text[len(text) - tail:]}"
+    return f"{text[:head]}…[{omitted} characters omitted]…{text[len(text) - tail :]}"
