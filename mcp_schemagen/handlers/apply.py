@@ -24,7 +24,7 @@ from mcp_schemagen.handlers.lines import (
     with_leading,
 )
 from mcp_schemagen.handlers.module import HandlerModule, Top
-from mcp_schemagen.handlers.plan import Plan, managed_statements, same_signature
+from mcp_schemagen.handlers.plan import Plan, managed_statements, same_signature, user_kwarg
 from mcp_schemagen.handlers.spec import HandlerSpec, ParsedSpec, is_managed_import
 from mcp_schemagen.handlers.stubs import MARKER_PREFIX, ORPHAN_BANNER, marker_comment, render_stub
 
@@ -164,7 +164,17 @@ def _with_spec(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> cst.B
     node = top.node
     assert isinstance(node, cst.FunctionDef)
     if not same_signature(top, wanted):
-        header = _header(handler, is_async=node.asynchronous is not None)
+        kwarg = user_kwarg(top)
+        extra = (
+            ""
+            if kwarg is None
+            else ast.unparse(
+                ast.arguments(
+                    posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[], kwarg=kwarg
+                )
+            )
+        )
+        header = _header(handler, is_async=node.asynchronous is not None, extra=extra)
         node = node.with_changes(
             whitespace_after_name=header.whitespace_after_name,
             whitespace_before_params=header.whitespace_before_params,
@@ -178,9 +188,11 @@ def _with_spec(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> cst.B
 
 
 @lru_cache(maxsize=1024)
-def _header(handler: HandlerSpec, is_async: bool) -> cst.FunctionDef:
+def _header(handler: HandlerSpec, is_async: bool, extra: str = "") -> cst.FunctionDef:
+    """The generated signature; ``extra`` is the source of a user's ``**kwargs``, kept."""
     keyword = "async def" if is_async else "def"
-    source = f"{keyword} {handler.function}({handler.parameters}) -> {handler.returns}:\n    pass\n"
+    parameters = ", ".join(p for p in (handler.parameters, extra) if p)
+    source = f"{keyword} {handler.function}({parameters}) -> {handler.returns}:\n    pass\n"
     node = cst.parse_module(format_python(source)).body[0]
     assert isinstance(node, cst.FunctionDef)
     return node

@@ -5,6 +5,7 @@ stop the merge."""
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -138,9 +139,21 @@ def _needs_update(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> bo
 
 
 def same_signature(top: Top, wanted: ast.FunctionDef) -> bool:
+    """The generated part of the signature is as wanted (a user's ``**kwargs`` is theirs)."""
     fn = top.function
     assert fn is not None
-    return _dump(fn.args) == _dump(wanted.args) and _dump(fn.returns) == _dump(wanted.returns)
+    mine = fn.args
+    if mine.kwarg is not None and wanted.args.kwarg is None:
+        mine = copy.copy(mine)
+        mine.kwarg = None
+    return _dump(mine) == _dump(wanted.args) and _dump(fn.returns) == _dump(wanted.returns)
+
+
+def user_kwarg(top: Top) -> ast.arg | None:
+    """A ``**kwargs`` the user added: kept through every signature update, since the
+    server passes it the arguments the schema allows beyond the handler's parameters."""
+    fn = top.function
+    return None if fn is None else fn.args.kwarg
 
 
 def _dump(node: ast.AST | None) -> str:
@@ -150,6 +163,13 @@ def _dump(node: ast.AST | None) -> str:
 def _check_signature_edit(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> None:
     if same_signature(top, wanted):
         return  # only the marker changes
+    kwarg = user_kwarg(top)
+    if kwarg is not None and kwarg.arg in _parameter_names(wanted.args):
+        raise MergeConflict(
+            handler.function,
+            f"its **{kwarg.arg} (line {top.line}) has the name of a parameter the schema now "
+            f"has; rename **{kwarg.arg}",
+        )
     node = top.node
     assert isinstance(node, cst.FunctionDef)
     parts: list[cst.CSTNode] = [
@@ -185,7 +205,8 @@ def _parameter_warnings(top: Top, wanted: ast.FunctionDef) -> Iterator[str]:
     """A parameter that left the signature but that the body still reads."""
     fn = top.function
     assert fn is not None
-    gone = _parameter_names(fn.args) - _parameter_names(wanted.args)
+    kept = {fn.args.kwarg.arg} if fn.args.kwarg is not None else set()
+    gone = _parameter_names(fn.args) - _parameter_names(wanted.args) - kept
     if not gone:
         return
     body = ast.Module(body=fn.body, type_ignores=[])

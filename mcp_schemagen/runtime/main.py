@@ -11,12 +11,12 @@ import ipaddress
 import os
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .http_settings import LOOPBACK_HOSTS, HttpSettings
 from .request_state import KEY_VARIABLE
 from .server import Server
-from .stdio import run_stdio
+from .stdio import claim_stdout, run_stdio
 
 _EPILOG = """\
 stdio is the default: a client starts this process and speaks over stdin/stdout.
@@ -73,7 +73,11 @@ def parser(package: str) -> argparse.ArgumentParser:
     return parser
 
 
-def main(server: Server, package: str, argv: Sequence[str] | None = None) -> None:
+def main(
+    server: Server | Callable[[], Server], package: str, argv: Sequence[str] | None = None
+) -> None:
+    """Serve ``server``; given as a function, it is called (importing the user's handlers)
+    only after the options are read and, for stdio, standard output is claimed."""
     cli = parser(package)
     args = cli.parse_args(argv)
     http_only = [
@@ -87,7 +91,8 @@ def main(server: Server, package: str, argv: Sequence[str] | None = None) -> Non
     if not args.http:
         if http_only:
             cli.error(f"--{http_only[0].replace('_', '-')} needs --http")
-        run_stdio(server)
+        claim_stdout()
+        run_stdio(_loaded(server))
         return
     host = args.host or "127.0.0.1"
     workers = args.workers or 1
@@ -109,7 +114,13 @@ def main(server: Server, package: str, argv: Sequence[str] | None = None) -> Non
             "only stateless (2026-07-28) clients are served reliably",
             file=sys.stderr,
         )
-    serve_http(server, package, settings, host=host, port=args.port or 8000, workers=workers)
+    serve_http(
+        _loaded(server), package, settings, host=host, port=args.port or 8000, workers=workers
+    )
+
+
+def _loaded(server: Server | Callable[[], Server]) -> Server:
+    return server if isinstance(server, Server) else server()
 
 
 def _default_hosts(host: str, cli: argparse.ArgumentParser) -> list[str]:

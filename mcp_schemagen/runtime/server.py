@@ -14,8 +14,6 @@ requests. Otherwise the revision is the one the connection negotiated with
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import sys
 import traceback
 from collections.abc import Awaitable, Iterable, Sequence
@@ -25,6 +23,7 @@ import orjson
 
 from . import jsonrpc
 from .context import Context, enter, leave
+from .cursor import encode_cursor, page_index
 from .interaction import Channel, ClientCapabilityMissing, Interrupt, round_channel
 from .jsonrpc import RequestId, RpcError, dumps_exact, is_request_id
 from .protocol import (
@@ -44,14 +43,15 @@ from .protocol import (
 )
 from .registry import ToolEntry
 from .request_state import RequestStateSeal
-from .session import Send, Session
+from .session import Send, Session, already_initialized
+from .shorten import shorten
 from .toolcall import Tool
+from .workers import run_in_worker
 
 Reply = bytes | None | Awaitable[bytes | None]
 
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
-_CURSOR_PREFIX = b"tools:"
 _PLAIN = frozenset({str, dict, list, type(None)})  # return values that are never awaitable
 
 
@@ -127,7 +127,8 @@ class Server:
     # ----------------------------------------------------------------- entry points
 
     def session(self, send: Send | None = None) -> Session:
-        """A new connection; ``send`` delivers notifications (log, progress) to it."""
+        """A new connection; ``send`` delivers notifications (log, progress) to it, always
+        on the event loop's thread (a sync handler's sends come from a worker thread)."""
         return Session(send)
 
     async def handle_message(
@@ -221,7 +222,7 @@ class Server:
             return None
         if all(type(r) is bytes for r in replies):
             return b"[" + b",".join(r for r in replies if type(r) is bytes) + b"]"
-        return _join_batch(replies)
+        return jsonrpc.join_batch(replies)
 
     def _notification(self, method: str, params: Any, session: Session) -> None:
         if method == "notifications/cancelled":
@@ -242,7 +243,7 @@ class Server:
         self, request_id: RequestId, method: str, params: dict[str, Any], session: Session
     ) -> Reply:
         if method not in self._methods:
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {shorten(method)}")
         if method == "initialize":
             return jsonrpc.result(request_id, self._initialize(params, session))
         meta = params.get("_meta")
@@ -272,7 +273,8 @@ class Server:
             raise RpcError(INVALID_PARAMS, self._no_revision_message())
         if method not in revision.methods:
             raise RpcError(
-                METHOD_NOT_FOUND, f"Method not found in protocol revision {revision.name}: {method}"
+                METHOD_NOT_FOUND,
+                f"Method not found in protocol revision {revision.name}: {shorten(method)}",
             )
         if method == "tools/call":
             return self._call(request_id, params, meta, revision, log_rank, session)
@@ -306,7 +308,7 @@ class Server:
         return RpcError(
             UNSUPPORTED_PROTOCOL_VERSION,
             "Unsupported protocol version",
-            {"requested": requested, "supported": self.supported},
+            {"requested": shorten(requested), "supported": self.supported},
         )
 
     def _initialize(self, params: dict[str, Any], session: Session) -> dict[str, Any]:
@@ -315,6 +317,8 @@ class Server:
             raise RpcError(INVALID_PARAMS, "initialize needs protocolVersion, a string")
         if not self._legacy:
             raise self._unsupported(requested)
+        if session.revision is not None:
+            raise already_initialized(session.revision)
         revision = self._by_name.get(requested)
         if revision is None or revision.stateless:
             revision = self._legacy[-1]  # the newest revision this server negotiates
@@ -355,7 +359,7 @@ class Server:
             pages = self._pages[revision.name] = self._encode_pages(revision)
         if cursor is None:
             return pages[0]
-        index = _page_index(cursor)
+        index = page_index(cursor)
         if index is None or not 0 < index < len(pages):
             raise RpcError(INVALID_PARAMS, "Invalid cursor")
         return pages[index]
@@ -368,7 +372,7 @@ class Server:
         for index, chunk in enumerate(chunks):
             cursor = None
             if index + 1 < len(chunks):
-                cursor = base64.urlsafe_b64encode(b"%s%d" % (_CURSOR_PREFIX, index + 1)).decode()
+                cursor = encode_cursor(index + 1)
             body = revision.list_result(
                 chunk, cursor, ttl_ms=self.ttl_ms, cache_scope=self.cache_scope
             )
@@ -391,7 +395,7 @@ class Server:
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's name")
         tool = self.tools.get(name)
         if tool is None:
-            raise revision.unknown_tool(name)
+            raise revision.unknown_tool(shorten(name))
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -411,22 +415,37 @@ class Server:
         # async handler sees it for its whole run.
         entered = enter(context)
         try:
+            if tool.in_worker:  # a sync handler may block: never on the event loop
+                running = run_in_worker(tool.handler, kwargs)
+                return self._start(tool, running, request_id, revision, session, channel)
             value = tool.handler(**kwargs)
-            if tool.is_async or (type(value) not in _PLAIN and hasattr(value, "__await__")):
-                task = asyncio.ensure_future(
-                    self._complete(tool, value, request_id, revision, session, channel)
-                )
-                session.track(request_id, task)
-                if hasattr(value, "close"):  # cancelled before it ran: close it quietly
-                    task.add_done_callback(lambda _: value.close())
-                return task
+            if tool.is_async or _awaitable(value):
+                return self._start(tool, value, request_id, revision, session, channel)
         except RpcError:
             raise  # a handler's ProtocolError: the call fails with that JSON-RPC error
         except Exception as exc:
             value = tool.failure(exc)
         finally:
             leave(entered)
-        return self._respond(tool, value, request_id, revision)
+        return tool.response(value, request_id, revision, self._stamp)
+
+    def _start(
+        self,
+        tool: Tool,
+        running: Awaitable[Any],
+        request_id: RequestId,
+        revision: Revision,
+        session: Session,
+        channel: Channel | None,
+    ) -> asyncio.Task[bytes]:
+        task = asyncio.ensure_future(
+            self._complete(tool, running, request_id, revision, session, channel)
+        )
+        session.track(request_id, task)
+        close = getattr(running, "close", None)
+        if close is not None:  # a coroutine cancelled before it ran: close it quietly
+            task.add_done_callback(lambda _: close())
+        return task
 
     async def _complete(
         self,
@@ -437,29 +456,32 @@ class Server:
         session: Session,
         channel: Channel | None = None,
     ) -> bytes:
+        task = asyncio.current_task()
         try:
             value = await running
+            if _awaitable(value):  # a sync handler (in a worker) returned a coroutine
+                value = await value
+        except asyncio.CancelledError as exc:
+            if task is None or task.cancelling():
+                raise  # cancelled by the client (or at shutdown): no response is sent
+            value = tool.failure(exc)  # the handler's own CancelledError is a failure
         except Interrupt as stop:  # 2026-07-28: questions for the client, or a bad state
             return await stop.reply(request_id, channel, self._stamp)
         except ClientCapabilityMissing as missing:
             if revision.missing_capability_is_error:
                 return jsonrpc.error(request_id, missing.rpc_error())
             value = tool.failure(missing)
-        except RpcError as failure:
+        except RpcError as failure:  # a handler's ProtocolError
             return jsonrpc.error(request_id, failure)
         except Exception as exc:
             value = tool.failure(exc)
         finally:
-            session.forget(request_id, asyncio.current_task())
-        return self._respond(tool, value, request_id, revision)
+            session.forget(request_id, task)
+        return tool.response(value, request_id, revision, self._stamp)
 
-    def _respond(self, tool: Tool, value: Any, request_id: RequestId, revision: Revision) -> bytes:
-        try:
-            return jsonrpc.result(
-                request_id, revision.stamp(tool.result(value, revision), self._stamp)
-            )
-        except RpcError as failure:
-            return jsonrpc.error(request_id, failure)
+
+def _awaitable(value: Any) -> bool:
+    return type(value) not in _PLAIN and hasattr(value, "__await__")
 
 
 def _log_rank(level: Any) -> int:
@@ -468,32 +490,8 @@ def _log_rank(level: Any) -> int:
         return -1
     rank = LOG_RANK.get(level) if type(level) is str else None
     if rank is None:
-        raise RpcError(INVALID_PARAMS, f"Invalid log level {level!r}; one of {', '.join(LOG_RANK)}")
+        raise RpcError(
+            INVALID_PARAMS,
+            f"Invalid log level {shorten(repr(level))}; one of {', '.join(LOG_RANK)}",
+        )
     return rank
-
-
-def _page_index(cursor: Any) -> int | None:
-    if type(cursor) is not str:
-        return None
-    try:
-        decoded = base64.urlsafe_b64decode(cursor.encode("ascii"))
-    except (ValueError, binascii.Error, UnicodeEncodeError):
-        return None
-    if not decoded.startswith(_CURSOR_PREFIX):
-        return None
-    digits = decoded[len(_CURSOR_PREFIX) :]
-    return int(digits) if digits.isdigit() and len(digits) < 10 else None
-
-
-async def _join_batch(replies: list[bytes | asyncio.Future[bytes | None]]) -> bytes | None:
-    running = [r for r in replies if isinstance(r, asyncio.Future)]
-    await asyncio.wait(running)
-    parts: list[bytes] = []
-    for reply in replies:
-        if isinstance(reply, bytes):
-            parts.append(reply)
-        elif not reply.cancelled() and reply.exception() is None:
-            done = reply.result()  # a cancelled request gets no response
-            if done is not None:
-                parts.append(done)
-    return b"[" + b",".join(parts) + b"]" if parts else None

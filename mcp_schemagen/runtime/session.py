@@ -6,9 +6,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from .jsonrpc import RequestId
+from .jsonrpc import RequestId, RpcError
 from .outbound import Outbound
-from .protocol import Revision
+from .protocol import INVALID_REQUEST, Revision
+from .workers import from_any_thread
 
 Send = Callable[[bytes], None]
 
@@ -40,7 +41,9 @@ class Session:
     )
 
     def __init__(self, send: Send | None = None) -> None:
-        self.send: Send = send if send is not None else _discard
+        # Sends come from worker threads too (sync handlers): they reach ``send`` on the
+        # event loop's thread, since no transport is thread-safe.
+        self.send: Send = from_any_thread(send) if send is not None else _discard
         self.revision: Revision | None = None  # set by initialize
         self.initialized = False  # set by notifications/initialized
         self.log_rank = 0  # logging/setLevel; every level until the client sets one
@@ -67,3 +70,15 @@ class Session:
             return False
         task.cancel()
         return True
+
+
+def already_initialized(revision: Revision) -> RpcError:
+    """The answer to a second initialize. The lifecycle makes initialization the first
+    interaction, once: a second one must not change the revision under requests already
+    answered in the first."""
+    return RpcError(
+        INVALID_REQUEST,
+        f"Invalid Request: the connection is already initialized (protocol revision"
+        f" {revision.name}); initialize is accepted once per connection, open a new"
+        " connection to negotiate again",
+    )

@@ -4,8 +4,16 @@ One asyncio loop. Messages are handled in the order they arrive, straight from t
 read callback; only async handlers become tasks, so a slow tool never holds up the
 next message and ``notifications/cancelled`` can cancel it. Replies produced while one
 chunk of input is processed leave in one write. Anything the process prints to
-standard output (a stray ``print`` in a handler) goes to stderr instead of corrupting
-the stream.
+standard output (a stray ``print`` in a handler, or at the top of handlers.py) goes to
+stderr instead of corrupting the stream: ``claim_stdout`` runs before user code is
+imported.
+
+Backpressure: while the replies waiting to be written exceed ``WRITE_BUFFER_HIGH`` (a
+client that stops reading), no further message is handled and stdin is not read; while
+``MAX_INFLIGHT`` requests are running, the next request waits (notifications and
+responses still pass) and stdin is not read past it. Input already read waits, unparsed.
+Memory stays bounded by those two limits and the largest single reply, whatever the
+client sends.
 """
 
 from __future__ import annotations
@@ -16,6 +24,9 @@ import os
 import stat
 import sys
 import traceback
+from collections.abc import Callable
+
+import orjson
 
 from .jsonrpc import RpcError
 from .protocol import INVALID_REQUEST
@@ -24,17 +35,34 @@ from .session import Session
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 SHUTDOWN_GRACE_SECONDS = 10.0
+WRITE_BUFFER_HIGH = 1024 * 1024  # bytes of replies waiting for the client: stop handling
+WRITE_BUFFER_LOW = 256 * 1024  # ... until they are down to this
+MAX_INFLIGHT = 32  # requests running at once (async handlers, sync ones in workers)
+
+_loads = orjson.loads
+_JSONDecodeError = orjson.JSONDecodeError
+
+_wire: int | None = None  # the protocol stream's descriptor, once claimed
 
 
 def run_stdio(server: Server) -> None:
     """Serve ``server`` on this process's stdin and stdout until stdin closes."""
-    wire = _claim_stdout()
+    wire = claim_stdout()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(server, stdin_fd=0, stdout_fd=wire))
 
 
+def claim_stdout() -> int:
+    """Keep standard output for the protocol alone: it moves to a private descriptor, and
+    fd 1 (``print``, C libraries) then points at stderr. Call it before importing user
+    code; calling it again returns the same descriptor."""
+    global _wire
+    if _wire is None:
+        _wire = _claim_stdout()
+    return _wire
+
+
 def _claim_stdout() -> int:
-    """A private descriptor for the protocol stream; fd 1 then points at stderr."""
     sys.stdout.flush()
     try:
         wire = os.dup(1)
@@ -56,7 +84,7 @@ async def serve(server: Server, *, stdin_fd: int = 0, stdout_fd: int = 1) -> Non
         if _pollable(stdin_fd):
             stdin = os.fdopen(stdin_fd, "rb", buffering=0, closefd=False)
             transport, _ = await loop.connect_read_pipe(lambda: reader, stdin)
-            writer.reading = transport
+            reader.reading = transport
         else:  # a file, a terminal, /dev/null: read it in a thread
             pump = asyncio.ensure_future(_pump(loop, stdin_fd, reader))
         await done
@@ -87,7 +115,11 @@ def _is_blocking(fd: int) -> bool:
 
 
 async def _pump(loop: asyncio.AbstractEventLoop, fd: int, reader: _Reader) -> None:
-    while chunk := await loop.run_in_executor(None, os.read, fd, 1 << 16):
+    while True:
+        await reader.flowing.wait()
+        chunk = await loop.run_in_executor(None, os.read, fd, 1 << 16)
+        if not chunk:
+            break
         reader.data_received(chunk)
     reader.eof_received()
 
@@ -102,19 +134,23 @@ class _Writer(asyncio.Protocol):
         self._transport: asyncio.WriteTransport | None = None
         self._fd = -1
         self._held: list[bytes] = []
+        self._held_size = 0
         self._corked = False
-        self.reading: asyncio.ReadTransport | None = None
+        self._paused = False  # the transport holds more than WRITE_BUFFER_HIGH
+        self.on_drained: Callable[[], None] | None = None
 
     async def open(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
         if _pollable(fd):
             pipe = os.fdopen(fd, "wb", buffering=0, closefd=False)
             self._transport, _ = await loop.connect_write_pipe(lambda: self, pipe)
+            self._transport.set_write_buffer_limits(high=WRITE_BUFFER_HIGH, low=WRITE_BUFFER_LOW)
         else:  # a file, a terminal, /dev/null: plain blocking writes
             self._fd = fd
 
     def write(self, message: bytes) -> None:
         if self._corked:
             self._held.append(message)
+            self._held_size += len(message)
         else:
             self._emit(message + b"\n")
 
@@ -125,6 +161,7 @@ class _Writer(asyncio.Protocol):
         self._corked = False
         if self._held:
             held, self._held = self._held, []
+            self._held_size = 0
             held.append(b"")
             self._emit(b"\n".join(held))
 
@@ -147,14 +184,18 @@ class _Writer(asyncio.Protocol):
             self._transport.close()
             await asyncio.wait([self._closed], timeout=SHUTDOWN_GRACE_SECONDS)
 
+    def congested(self) -> bool:
+        """Replies are piling up faster than the client reads them."""
+        return self._paused or self._held_size >= WRITE_BUFFER_HIGH
+
     # asyncio.Protocol: flow control and the client going away
     def pause_writing(self) -> None:
-        if self.reading is not None:
-            self.reading.pause_reading()
+        self._paused = True
 
     def resume_writing(self) -> None:
-        if self.reading is not None and not self.reading.is_closing():
-            self.reading.resume_reading()
+        self._paused = False
+        if self.on_drained is not None:  # not inside the transport's own callback
+            self._done.get_loop().call_soon(self.on_drained)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self._closed.done():
@@ -167,7 +208,7 @@ class _Writer(asyncio.Protocol):
 
 
 class _Reader(asyncio.Protocol):
-    """Splits stdin into lines and hands each to the server."""
+    """Splits stdin into lines and hands each to the server, while the client keeps up."""
 
     def __init__(
         self, server: Server, session: Session, writer: _Writer, done: asyncio.Future[None]
@@ -180,8 +221,38 @@ class _Reader(asyncio.Protocol):
         self._partial_size = 0
         self._discarding = False
         self._tasks: set[asyncio.Future[bytes | None]] = set()
+        self._backlog = b""  # input read but held back; it starts at a line boundary
+        self._eof = False
+        self.reading: asyncio.ReadTransport | None = None
+        self.flowing = asyncio.Event()  # clear while held back (for a stdin read in a thread)
+        self.flowing.set()
+        writer.on_drained = self._flow
+
+    def _must_wait(self, line: bytes) -> bool:
+        """Whether this message waits: every one while replies pile up unread; a request
+        while MAX_INFLIGHT run. Notifications and responses pass then, so a client can
+        still cancel, or answer what a running handler asked it."""
+        if self._writer.congested():
+            return True
+        if len(self._tasks) < MAX_INFLIGHT:
+            return False
+        try:
+            message = _loads(line)
+        except _JSONDecodeError:
+            return False  # answered at once, with a parse error
+        return type(message) is list or (
+            type(message) is dict and "method" in message and "id" in message
+        )
 
     def data_received(self, data: bytes) -> None:
+        if self._backlog:
+            data, self._backlog = self._backlog + data, b""
+        self._handle(data)
+        self._flow()
+
+    def _handle(self, data: bytes) -> None:
+        """Handle the complete lines of ``data`` until the client must be held back; what
+        is left waits in the backlog."""
         writer = self._writer
         writer.cork()
         try:
@@ -189,10 +260,13 @@ class _Reader(asyncio.Protocol):
             while (end := data.find(b"\n", start)) >= 0:
                 if self._partial:
                     line = b"".join(self._partial) + data[start:end]
-                    self._partial.clear()
-                    self._partial_size = 0
                 else:
                     line = data[start:end]
+                if not self._discarding and self._must_wait(line):
+                    self._backlog = data[start:]  # the partial stays: the line resumes there
+                    return
+                self._partial.clear()
+                self._partial_size = 0
                 start = end + 1
                 if self._discarding:
                     self._discarding = False
@@ -209,6 +283,27 @@ class _Reader(asyncio.Protocol):
                     self._discarding = True
         finally:
             writer.uncork()
+
+    def _flow(self) -> None:
+        """Handle held-back input and read more while the client keeps up; else wait (a
+        reply written or a request finished calls this again)."""
+        while self._backlog and not self._writer.congested():
+            data, self._backlog = self._backlog, b""
+            self._handle(data)
+            if len(self._backlog) == len(data):
+                break  # its first message is a request waiting for a free slot
+        if self._backlog or self._writer.congested():
+            self.flowing.clear()
+            if self.reading is not None and self.reading.is_reading():
+                self.reading.pause_reading()
+            return
+        self.flowing.set()
+        if self._eof:
+            self._end()
+            return
+        reading = self.reading
+        if reading is not None and not reading.is_closing() and not reading.is_reading():
+            reading.resume_reading()
 
     def _line(self, line: bytes) -> None:
         if line.endswith(b"\r"):
@@ -231,28 +326,38 @@ class _Reader(asyncio.Protocol):
 
     def _finished(self, task: asyncio.Future[bytes | None]) -> None:
         self._tasks.discard(task)
-        if task.cancelled():
-            return  # a cancelled request gets no response
-        failure = task.exception()
-        if failure is not None:
-            traceback.print_exception(failure, file=sys.stderr)
-            return
-        reply = task.result()
-        if reply is not None:
-            self._writer.write(reply)
+        if not task.cancelled():  # a cancelled request gets no response
+            failure = task.exception()
+            if failure is not None:
+                traceback.print_exception(failure, file=sys.stderr)
+            elif (reply := task.result()) is not None:
+                self._writer.write(reply)
+        self._flow()
 
     def eof_received(self) -> bool | None:
+        self._eof = True
+        if not self._backlog:
+            self._end()
+        return None  # else _flow ends it once the held-back input is handled
+
+    def _end(self) -> None:
+        if self._done.done():
+            return
         if self._partial and not self._discarding:
             line = b"".join(self._partial)
             self._partial.clear()
-            self._line(line)  # a last message without its newline
+            self._writer.cork()
+            try:
+                self._line(line)  # a last message without its newline
+            finally:
+                self._writer.uncork()
         self._session.outbound.close()  # no answer can come any more
-        if not self._done.done():
-            self._done.set_result(None)
-        return None
+        self._done.set_result(None)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self._done.done():
+        if exc is None and self._backlog:
+            self._eof = True  # _flow ends it once the held-back input is handled
+        elif not self._done.done():
             self._done.set_result(None)
 
     async def finish(self, grace: float) -> None:

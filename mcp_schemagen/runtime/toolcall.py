@@ -8,6 +8,7 @@ import sys
 import traceback
 from typing import Any
 
+from . import jsonrpc
 from .conversion import (
     OutputError,
     content_of,
@@ -17,11 +18,13 @@ from .conversion import (
     json_value,
     text_block,
 )
-from .jsonrpc import RpcError
+from .jsonrpc import RequestId, RpcError
 from .protocol import INTERNAL_ERROR, Revision
 from .registry import ToolEntry
 from .result import UNSET, ToolError, ToolResult
+from .shorten import shorten
 from .validation import Validator, compile_validator, describe_errors
+from .workers import runs_in_worker
 
 _IMMUTABLE = (str, int, float, bool, type(None))
 
@@ -31,14 +34,18 @@ class Tool:
 
     __slots__ = (
         "_defaults",
+        "_dropped_told",
         "_input_validator",
         "_keys",
         "_output_validator",
         "_renames",
+        "_shadowed",
+        "_takes_extra",
         "_whole",
         "entry",
         "handler",
         "has_output_schema",
+        "in_worker",
         "is_async",
         "name",
     )
@@ -48,6 +55,7 @@ class Tool:
         self.name = entry.name
         self.handler = entry.handler
         self.is_async = inspect.iscoroutinefunction(entry.handler)
+        self.in_worker = runs_in_worker(entry.handler, self.is_async)
         # Validators are compiled on a tool's first call, not at start-up: a server with
         # hundreds of tools starts in milliseconds and holds only the ones it uses. The
         # build compiled every schema with the same options, so none fails here later.
@@ -61,6 +69,14 @@ class Tool:
         self._defaults: tuple[tuple[str, Any, bool], ...] = tuple(
             (key, value, not isinstance(value, _IMMUTABLE)) for key, value in entry.defaults.items()
         )
+        # A handler with **kwargs receives the arguments it does not declare (those the
+        # schema allows), by their JSON names; one that a declared parameter's Python name
+        # would shadow (JSON "class_" beside "class" -> class_) is refused, never dropped.
+        self._takes_extra = _has_var_keyword(entry.handler)
+        self._shadowed = (
+            frozenset(entry.arguments.values()) - self._keys if self._takes_extra else frozenset()
+        )
+        self._dropped_told = False
 
     @property
     def validator(self) -> Validator:
@@ -83,12 +99,24 @@ class Tool:
     def invalid(self, arguments: dict[str, Any]) -> list[str] | None:
         """None when the arguments are valid, else what is wrong with them."""
         if self.validator.is_valid(arguments):
+            if self._shadowed and not self._shadowed.isdisjoint(arguments):
+                return self._shadowing(arguments)
             return None
         return describe_errors(self.validator, arguments) or ["the arguments are invalid"]
 
+    def _shadowing(self, arguments: dict[str, Any]) -> list[str]:
+        by_python = {python: json for json, python in self.entry.arguments.items()}
+        return [
+            f"argument {shorten(repr(key))}: not a parameter of this tool; the handler's"
+            f" parameter {key} receives argument {by_python[key]!r}"
+            for key in sorted(self._shadowed.intersection(arguments))
+        ]
+
     def keyword_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """The handler's keyword arguments: defaults filled in (fresh copies), JSON names
-        mapped to Python names; arguments the handler does not declare are dropped."""
+        mapped to Python names. Arguments the handler does not declare go to its
+        ``**kwargs`` under their JSON names; without one they are dropped, and the server
+        says so on stderr (once per tool)."""
         for key, value, mutable in self._defaults:
             if key not in arguments:
                 arguments[key] = copy.deepcopy(value) if mutable else value
@@ -97,17 +125,49 @@ class Tool:
         if not self._renames and arguments.keys() <= self._keys:
             return arguments
         names = self.entry.arguments
-        return {names[k]: v for k, v in arguments.items() if k in names}
+        declared = {names[k]: v for k, v in arguments.items() if k in names}
+        if len(declared) == len(arguments):
+            return declared
+        extra = {k: v for k, v in arguments.items() if k not in names}
+        if self._takes_extra:
+            return {**declared, **extra}
+        if not self._dropped_told:
+            self._dropped_told = True
+            listed = shorten(", ".join(map(repr, extra)))
+            print(
+                f"tool {self.name!r}: arguments {listed} are not parameters of its handler and"
+                " were not passed to it (this is said once); add **kwargs to the handler to"
+                " receive the arguments its schema allows beyond its parameters",
+                file=sys.stderr,
+            )
+        return declared
 
     def failure(self, exc: BaseException) -> ToolResult:
         """A handler exception as the model sees it: an isError result with its message."""
         if not isinstance(exc, ToolError):  # an expected failure needs no traceback
             print(f"tool {self.name!r} raised:", file=sys.stderr)
             traceback.print_exception(exc, file=sys.stderr)
-        message = str(exc) or type(exc).__name__
+        message = _text_of(exc)
         if isinstance(exc, NotImplementedError):
             message = f"Tool {self.name} is not implemented yet ({message})"
         return ToolResult(content=[message], is_error=True)
+
+    def response(
+        self, value: Any, request_id: RequestId, revision: Revision, stamp: dict[str, Any]
+    ) -> bytes:
+        """The JSON-RPC response to a finished call; never raises, so every call gets one."""
+        try:
+            return jsonrpc.result(request_id, revision.stamp(self.result(value, revision), stamp))
+        except RpcError as failure:
+            return jsonrpc.error(request_id, failure)
+        except Exception as exc:  # orjson refused it: an object, an integer beyond 64 bits
+            print(f"tool {self.name!r} returned a result that cannot be sent:", file=sys.stderr)
+            traceback.print_exception(exc, file=sys.stderr)
+            unsendable = RpcError(
+                INTERNAL_ERROR,
+                f"Tool {self.name} returned a result that is not JSON data: {shorten(str(exc))}",
+            )
+            return jsonrpc.error(request_id, unsendable)
 
     def result(self, value: Any, revision: Revision) -> dict[str, Any]:
         """The CallToolResult body (without the stateless era's stamp) for a return value."""
@@ -161,6 +221,25 @@ class Tool:
                 f"Tool {self.name} returned structured content not matching its outputSchema",
                 {"errors": [_about_result(e) for e in errors]},
             )
+
+
+def _has_var_keyword(handler: Any) -> bool:
+    target = inspect.unwrap(handler)  # a decorator's own (*args, **kwargs) says nothing
+    code = getattr(target, "__code__", None)
+    if code is not None and not hasattr(target, "__signature__"):
+        return bool(code.co_flags & inspect.CO_VARKEYWORDS)  # cheap: no Signature at start-up
+    try:
+        parameters = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: it declares nothing
+        return False
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def _text_of(exc: BaseException) -> str:
+    try:
+        return str(exc) or type(exc).__name__
+    except Exception:  # a broken __str__ must not cost the client its reply
+        return type(exc).__name__
 
 
 def _about_result(message: str) -> str:

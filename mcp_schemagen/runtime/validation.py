@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from .shorten import shorten
+
 DRAFT7_URIS = frozenset(
     {"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema"}
 )
@@ -57,7 +59,9 @@ def describe_errors(validator: Validator, instance: Any, *, limit: int = 10) -> 
     messages: list[str] = []
     for failure in validator.iter_errors(instance):
         keyword = failure.schema_path[-1] if failure.schema_path else "schema"
-        messages.append(f"{_location(list(failure.instance_path))}: {failure.message} ({keyword})")
+        # The message quotes the offending value, which the client chose: cut it short.
+        where = shorten(_location(list(failure.instance_path)))
+        messages.append(f"{where}: {shorten(failure.message)} ({keyword})")
         if len(messages) == limit:
             break
     return sorted(messages)

@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import jinja2
+
+from mcp_schemagen.resources import data_dir
 from mcp_schemagen.runtime.protocol import NAMES
 from mcp_schemagen.runtime_copy import runtime_sources
 
@@ -258,13 +261,11 @@ SERVER = Server(
 )
 """
 
-MAIN = """
-from ._dispatch import SERVER
-from ._runtime.stdio import run_stdio
-
-if __name__ == "__main__":
-    run_stdio(SERVER)
-"""
+# The generator's own __main__ template: what it does before user code is imported matters.
+MAIN = jinja2.Template(
+    (data_dir("templates") / "package" / "__main__.py.jinja").read_text(encoding="utf-8"),
+    keep_trailing_newline=True,
+).render(header="# test fixture", package=PACKAGE)
 
 TOOL_NAMES = (
     "get_weather",

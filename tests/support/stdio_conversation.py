@@ -79,6 +79,7 @@ class Conversation:
         self.server_requests: list[dict[str, Any]] = []  # requests the server sent us
         self.batches: list[list[dict[str, Any]]] = []
         self.anonymous_errors: list[dict[str, Any]] = []
+        self.received: list[Any] = []  # every message, in order (duplicates too)
         self.checked = 0
 
     # ------------------------------------------------------------------ wire
@@ -180,6 +181,7 @@ class Conversation:
             raise AssertionError("the server closed stdout")
         message = json.loads(line)
         self.check(message)
+        self.received.append(message)
         if isinstance(message, list):
             self.batches.append(message)
             for item in message:
@@ -205,6 +207,7 @@ class Conversation:
                 break
             message = json.loads(line)
             self.check(message)
+            self.received.append(message)
             if isinstance(message, dict) and "id" in message:
                 self.responses[message["id"]] = message
         self._stderr.close()

@@ -43,6 +43,7 @@ from ._runtime.questions import (
     form,
 )
 from ._runtime.result import ProtocolError, ToolError, ToolResult
+from ._runtime.workers import nonblocking
 
 __all__ = [
     "Annotations",
@@ -75,6 +76,7 @@ __all__ = [
     "form",
     "get_context",
     "image",
+    "nonblocking",
     "resource_link",
     "text",
 ]

@@ -6,8 +6,17 @@
 
 `python -m server --help` lists the options."""
 
-from ._dispatch import SERVER
 from ._runtime.main import main
+from ._runtime.server import Server
+
+
+def load_server() -> Server:
+    # Imported once the options are read and, for stdio, once standard output is claimed:
+    # a print at the top of handlers.py must never reach the protocol stream.
+    from ._dispatch import SERVER
+
+    return SERVER
+
 
 if __name__ == "__main__":
-    main(SERVER, "server")
+    main(load_server, "server")

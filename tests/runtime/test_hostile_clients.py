@@ -1,0 +1,329 @@
+"""The server survives every client: one reply per request, bounded echoes, one handshake.
+
+In process, through ``Server.handle_message``; the stdio side (backpressure, the fuzz
+corpus) is in test_stdio_hostile.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import ModuleType
+from typing import Any
+
+import orjson
+
+from tests.support.inprocess import (
+    STATELESS,
+    Peer,
+    dispatch,
+    entry,
+    run,
+    runtime,
+    server_with,
+    text,
+)
+from tests.support.runtime_fixture import REVISIONS
+
+__all__ = ["dispatch", "runtime"]  # fixtures, imported for pytest
+
+
+class Opaque:
+    """Not JSON data: no dump method, not a dataclass."""
+
+
+def _unsendable_tools(runtime: Any) -> list[Any]:
+    """Handlers whose results orjson refuses, each in a sync and an async form."""
+    results: dict[str, Any] = {
+        "object": Opaque(),
+        "big_integer": [{"type": "text", "text": "x", "annotations": {"priority": 2**70}}],
+        "object_block": [{"type": "text", "text": Opaque()}],
+        "set_structured": runtime.result.ToolResult(content=["x"], structured={"a": {1}}),
+    }
+    tools = []
+    for name, value in results.items():
+
+        def sync(value: Any = value) -> Any:
+            return value
+
+        async def coroutine(value: Any = value) -> Any:
+            await asyncio.sleep(0)
+            return value
+
+        tools.append(entry(runtime, f"sync_{name}", sync))
+        tools.append(entry(runtime, f"async_{name}", coroutine))
+    return tools
+
+
+@run
+async def test_unsendable_results_get_one_internal_error_each(runtime: Any) -> None:
+    tools = _unsendable_tools(runtime)
+    server = server_with(runtime, *tools)
+    for revision in ("2025-06-18", STATELESS):
+        peer = await Peer.open(server, revision)
+        for tool in tools:
+            reply = await peer.call(tool.name)
+            assert reply.get("error", {}).get("code") == -32603, (revision, tool.name, reply)
+            assert tool.name in reply["error"]["message"]
+    # In a batch too (2025-03-26 has no structured content): every member answered.
+    peer = await Peer.open(server, "2025-03-26")
+    unstructured = [tool for tool in tools if "structured" not in tool.name]
+    batch = [peer.message("tools/call", {"name": tool.name}) for tool in unstructured]
+    replies = await peer.raw(batch)
+    assert [r["id"] for r in replies] == [m["id"] for m in batch]
+    assert all(r["error"]["code"] == -32603 for r in replies)
+
+
+@run
+async def test_a_handler_raising_cancelled_error_still_gets_a_reply(runtime: Any) -> None:
+    async def gives_up() -> str:
+        raise asyncio.CancelledError("the handler's own, not the client's")
+
+    server = server_with(runtime, entry(runtime, "gives_up", gives_up))
+    peer = await Peer.open(server, "2025-06-18")
+    reply = await peer.call("gives_up")
+    assert reply["result"]["isError"] is True
+    assert "the handler's own" in text(reply)
+
+
+@run
+async def test_a_broken_exception_message_still_gets_a_reply(runtime: Any) -> None:
+    class Broken(Exception):
+        def __str__(self) -> str:
+            raise RuntimeError("no text")
+
+    def fails() -> str:
+        raise Broken()
+
+    server = server_with(runtime, entry(runtime, "fails", fails))
+    reply = await (await Peer.open(server, "2025-06-18")).call("fails")
+    assert reply["result"]["isError"] is True and text(reply) == "Broken"
+
+
+# ------------------------------------------------------------- echoed values (issue 10.14)
+
+HUGE = 5_000_000
+
+
+@run
+async def test_error_messages_quote_client_values_briefly(dispatch: ModuleType) -> None:
+    huge = "x" * HUGE
+    for revision in REVISIONS:
+        peer = await Peer.open(dispatch.SERVER, revision)
+        replies = [
+            await peer.call("get_weather", {"location": 5, "units": huge}),
+            await peer.call("create_order", {"customer": {"name": huge}, "items": huge}),
+            await peer.call("get_weather", {"location": "Oslo", huge: 1}),
+            await peer.call(huge),
+            await peer.request(huge),
+        ]
+        if revision != STATELESS:
+            replies.append(await peer.request("logging/setLevel", {"level": huge}))
+        for reply in replies:
+            encoded = orjson.dumps(reply)
+            assert len(encoded) < 8_000, (revision, encoded[:300])
+            assert b"characters omitted" in encoded, (revision, encoded[:300])
+        # What was expected is kept, after the value.
+        invalid = orjson.dumps(replies[0])
+        assert b'is not one of [\\"celsius\\",\\"fahrenheit\\"]' in invalid or b"enum" in invalid
+    unsupported = await Peer(dispatch.SERVER, None).request(
+        "tools/list",
+        {"_meta": {"io.modelcontextprotocol/protocolVersion": huge}},
+    )
+    assert unsupported["error"]["code"] == -32022
+    assert len(unsupported["error"]["data"]["requested"]) < 300
+
+
+def test_shorten(runtime: Any) -> None:
+    shorten = runtime.shorten.shorten
+    assert shorten("short") == "short"
+    long = "a" * 1000 + " is not of type integer"
+    cut = shorten(long)
+    assert len(cut) <= 300 and cut.endswith(" is not of type integer")
+    assert cut.startswith("a" * 100) and "[" in cut and "characters omitted" in cut
+
+
+# ------------------------------------------------------------------ handshake (issue 10.15)
+
+
+@run
+async def test_a_second_initialize_is_refused_and_the_first_stays(dispatch: ModuleType) -> None:
+    peer = await Peer.open(dispatch.SERVER, "2025-03-26")
+    again = await peer.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
+    assert again["error"]["code"] == -32600
+    assert "already initialized" in again["error"]["message"]
+    assert "2025-03-26" in again["error"]["message"]
+    assert peer.session.revision.name == "2025-03-26"
+    # Batches exist in 2025-03-26 only: the connection still speaks it.
+    ping = peer.message("ping")
+    assert await peer.raw([ping]) == [{"jsonrpc": "2.0", "id": ping["id"], "result": {}}]
+
+
+@run
+async def test_a_failed_initialize_may_be_retried(dispatch: ModuleType) -> None:
+    peer = Peer(dispatch.SERVER, None)
+    assert (await peer.request("initialize", {}))["error"]["code"] == -32602
+    retried = await peer.request("initialize", {"protocolVersion": "2025-06-18"})
+    assert retried["result"]["protocolVersion"] == "2025-06-18"
+
+
+# --------------------------------------------------------- where handlers run (issue 9.11)
+
+
+@run
+async def test_sync_handlers_run_in_workers_unless_marked_nonblocking(runtime: Any) -> None:
+    import threading
+
+    seen: dict[str, str] = {}
+
+    def plain() -> str:
+        seen["plain"] = threading.current_thread().name
+        runtime.context.get_context().log("info", "from a worker")
+        return "ok"
+
+    @runtime.workers.nonblocking
+    def quick() -> str:
+        seen["quick"] = threading.current_thread().name
+        return "ok"
+
+    async def coroutine() -> str:
+        seen["coroutine"] = threading.current_thread().name
+        return "ok"
+
+    server = server_with(
+        runtime,
+        entry(runtime, "plain", plain),
+        entry(runtime, "quick", quick),
+        entry(runtime, "coroutine", coroutine),
+    )
+    peer = await Peer.open(server, "2025-06-18")
+    for name in ("plain", "quick", "coroutine"):
+        assert text(await peer.call(name)) == "ok"
+    loop_thread = threading.current_thread().name
+    assert seen["plain"].startswith("mcp-handler-")
+    assert seen["quick"] == seen["coroutine"] == loop_thread
+    # The log sent from the worker reached the client through the loop's thread.
+    assert [m["params"]["data"] for m in peer.sent] == ["from a worker"]
+
+
+# ------------------------------------------------ arguments beyond the parameters (9.10)
+
+
+@run
+async def test_kwargs_receive_the_arguments_the_schema_allows(runtime: Any, capsys: Any) -> None:
+    import json
+
+    def open_ended(*, class_: str, **extra: Any) -> str:
+        return json.dumps({"class_": class_, **extra}, sort_keys=True)
+
+    def closed(*, class_: str) -> str:
+        return class_
+
+    schema = {"type": "object", "properties": {"class": {"type": "string"}}}
+    names = {"class": "class_"}
+    server = server_with(
+        runtime,
+        entry(runtime, "open_ended", open_ended, input_schema=schema, arguments=names),
+        entry(runtime, "closed", closed, input_schema=schema, arguments=names),
+    )
+    for revision in ("2025-06-18", STATELESS):
+        peer = await Peer.open(server, revision)
+        reply = await peer.call("open_ended", {"class": "a", "a-b": 1, "unit": "c"})
+        assert json.loads(text(reply)) == {"class_": "a", "a-b": 1, "unit": "c"}
+        # "class_" would land on the parameter that receives "class": refused, not dropped.
+        shadowing = await peer.call("open_ended", {"class": "a", "class_": "b"})
+        problem = json.dumps(shadowing)
+        assert "not a parameter of this tool" in problem and "receives argument 'class'" in problem
+        assert text(await peer.call("closed", {"class": "a", "x": 1})) == "a"
+        assert text(await peer.call("closed", {"class": "a", "y": 1})) == "a"
+    told = capsys.readouterr().err
+    assert told.count("tool 'closed': arguments 'x' are not parameters") == 1
+    assert "add **kwargs" in told and "'y'" not in told  # said once per tool
+
+
+# ------------------------------------------------------- stdio flow control (issue 10.8)
+
+
+class _CorkedWriter:
+    """Congested whenever one reply is held (with ``congests``): the reader must stop after
+    every message."""
+
+    def __init__(self, congests: bool = True) -> None:
+        self.congests = congests
+        self.out: list[bytes] = []
+        self.held: list[bytes] = []
+        self.corked = False
+        self.on_drained: Any = None
+
+    def write(self, message: bytes) -> None:
+        (self.held if self.corked else self.out).append(message)
+
+    def cork(self) -> None:
+        self.corked = True
+
+    def uncork(self) -> None:
+        self.corked = False
+        self.out += self.held
+        self.held.clear()
+
+    def congested(self) -> bool:
+        return self.congests and bool(self.held)
+
+
+@run
+async def test_held_back_input_is_handled_without_recursion(
+    runtime: Any, dispatch: ModuleType
+) -> None:
+    count = 5_000  # far beyond the recursion limit, had each hold-back recursed
+    writer = _CorkedWriter()
+    done = asyncio.get_running_loop().create_future()
+    session = dispatch.SERVER.session(writer.write)
+    reader = runtime.stdio._Reader(dispatch.SERVER, session, writer, done)
+    reader.data_received(
+        b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % i for i in range(count))
+    )
+    assert [orjson.loads(m)["id"] for m in writer.out] == list(range(count))
+    reader.eof_received()
+    assert done.done()
+
+
+def _slow_call(request_id: int) -> bytes:
+    params = {"name": "slow", "arguments": {"seconds": 30}}
+    message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+    return orjson.dumps(message) + b"\n"
+
+
+def _cancel(request_id: int) -> bytes:
+    params = {"requestId": request_id}
+    return orjson.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+
+
+@run
+async def test_at_the_inflight_limit_requests_wait_and_cancellations_pass(
+    runtime: Any, dispatch: ModuleType
+) -> None:
+    limit = runtime.stdio.MAX_INFLIGHT
+    writer = _CorkedWriter(congests=False)
+    done = asyncio.get_running_loop().create_future()
+    session = dispatch.SERVER.session(writer.write)
+    reader = runtime.stdio._Reader(dispatch.SERVER, session, writer, done)
+    initialize = {"protocolVersion": "2025-06-18", "capabilities": {}}
+    reader.data_received(
+        orjson.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize})
+        + b"\n"
+        + b"".join(_slow_call(i) for i in range(1, limit + 1))
+    )
+    assert len(session.inflight) == limit
+    reader.data_received(_cancel(1) + b"\n")  # a notification passes the full house
+    await asyncio.sleep(0.01)
+    assert len(session.inflight) == limit - 1 and 1 not in session.inflight
+    ping = b'{"jsonrpc":"2.0","id":100,"method":"ping"}\n'
+    reader.data_received(_slow_call(limit + 1) + ping)  # the last slot, then a wait
+    await asyncio.sleep(0.01)
+    answered = {orjson.loads(m)["id"] for m in writer.out}
+    assert answered == {0} and len(session.inflight) == limit
+    session.cancel(2)  # a slot frees: the waiting ping is handled
+    await asyncio.sleep(0.01)
+    assert {orjson.loads(m)["id"] for m in writer.out} == {0, 100}
+    for request_id in list(session.inflight):
+        session.cancel(request_id)
+    await asyncio.sleep(0.01)
