@@ -20,9 +20,10 @@ from example_server.types import WeatherForecastDay
 from .types import (
     ContentBlock,
     CreateOrderCustomer,
-    CreateOrderItems,
+    CreateOrderItem,
     GetWeatherUnits,
-    ShapeAreaShape,
+    ShapeAreaCircle,
+    ShapeAreaRectangle,
     WeatherForecastOutput,
 )
 
@@ -39,7 +40,7 @@ def _seed(*parts: str) -> int:
 def create_order(
     *,
     customer: CreateOrderCustomer,
-    items: CreateOrderItems,
+    items: list[CreateOrderItem],
     gift_wrap: bool = False,
     notes: str | None = None,
 ) -> str | list[ContentBlock]:
@@ -104,7 +105,9 @@ def server_time() -> str | list[ContentBlock]:
 
 
 # mcp-codegen tool: "shape_area"
-def shape_area(*, shape: ShapeAreaShape, precision: int = 2) -> str | list[ContentBlock]:
+def shape_area(
+    *, shape: ShapeAreaCircle | ShapeAreaRectangle, precision: int = 2
+) -> str | list[ContentBlock]:
     """Area of a circle or a rectangle, chosen by \"kind\" ($defs, $ref and oneOf)."""
     if shape["kind"] == "circle":
         area = math.pi * shape["radius"] ** 2
