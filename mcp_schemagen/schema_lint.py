@@ -10,77 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.keywords import KEYWORDS, ONE_SCHEMA, RECURSION_2019, SCHEMA_LISTS, SCHEMA_MAPS
 from mcp_schemagen.schema_checks import GENERATOR_INSTRUCTIONS
 
-# Keywords whose value is one subschema, a list of them, or a map of names to them.
-_ONE_SCHEMA = frozenset(
-    {
-        "additionalProperties",
-        "propertyNames",
-        "contains",
-        "not",
-        "if",
-        "then",
-        "else",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentSchema",
-        "additionalItems",
-        "items",
-    }
-)
-_SCHEMA_LISTS = frozenset({"prefixItems", "allOf", "anyOf", "oneOf", "items"})
-_SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-)
-# Every keyword of JSON Schema 2020-12 and draft-07 (the dialects a tool may use).
-KNOWN_KEYWORDS = frozenset(
-    {
-        *_ONE_SCHEMA,
-        *_SCHEMA_LISTS,
-        *_SCHEMA_MAPS,
-        "$schema",
-        "$id",
-        "$ref",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$recursiveRef",
-        "$recursiveAnchor",
-        "$vocabulary",
-        "$comment",
-        "type",
-        "enum",
-        "const",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "maxLength",
-        "minLength",
-        "pattern",
-        "maxItems",
-        "minItems",
-        "uniqueItems",
-        "maxContains",
-        "minContains",
-        "maxProperties",
-        "minProperties",
-        "required",
-        "dependentRequired",
-        "title",
-        "description",
-        "default",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "examples",
-        "format",
-        "contentEncoding",
-        "contentMediaType",
-    }
-)
+KNOWN_KEYWORDS = KEYWORDS | RECURSION_2019
 # The usual way to carry data for other tools in a schema; never reported.
 _EXTENSION = "x-"
 # Keywords of other schema languages, with what JSON Schema says instead.
@@ -103,13 +36,13 @@ def _subschemas(node: Any, pointer: str) -> Iterator[tuple[dict[str, Any], str]]
     yield node, pointer
     for key, value in node.items():
         where = pointer_join(pointer, key)
-        if key in _SCHEMA_MAPS and isinstance(value, dict):
+        if key in SCHEMA_MAPS and isinstance(value, dict):
             for name, subschema in value.items():
                 yield from _subschemas(subschema, pointer_join(where, name))
-        elif key in _SCHEMA_LISTS and isinstance(value, list):
+        elif key in SCHEMA_LISTS and isinstance(value, list):
             for index, subschema in enumerate(value):
                 yield from _subschemas(subschema, pointer_join(where, index))
-        elif key in _ONE_SCHEMA:
+        elif key in ONE_SCHEMA:
             yield from _subschemas(value, where)
 
 

@@ -19,6 +19,13 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from mcp_schemagen import __version__
+from mcp_schemagen.keywords import (
+    DEFINITIONS,
+    KEYWORDS,
+    ONE_SCHEMA,
+    OTHER_SCHEMA_MAPS,
+    SCHEMA_LISTS,
+)
 from mcp_schemagen.naming import docstring_literal, pascal_case, string_literal
 from mcp_schemagen.write import write_atomic
 
@@ -115,72 +122,8 @@ def _run_generator(schema: Any, root: str, cache_dir: Path | None) -> tuple[str,
     return body, notes
 
 
-# Keywords of JSON Schema 2020-12 and draft-07 (the dialects a tool schema may use); any
-# other key is dropped before type generation (see _Shield._walk).
-_SCHEMAS = frozenset(
-    {
-        "additionalProperties",
-        "propertyNames",
-        "contains",
-        "not",
-        "if",
-        "then",
-        "else",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "additionalItems",
-        "contentSchema",
-        "items",  # a schema, or a list of schemas in draft-07
-    }
-)
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_DEFINITIONS = frozenset({"$defs", "definitions"})
-_SCHEMA_MAPS = frozenset({"dependentSchemas", "dependencies"})
-_VALUES = frozenset(
-    {
-        "$schema",
-        "$id",
-        "$ref",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$comment",
-        "$vocabulary",
-        "type",
-        "enum",
-        "const",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "maxLength",
-        "minLength",
-        "pattern",
-        "maxItems",
-        "minItems",
-        "uniqueItems",
-        "maxContains",
-        "minContains",
-        "maxProperties",
-        "minProperties",
-        "required",
-        "dependentRequired",
-        "format",
-        "contentEncoding",
-        "contentMediaType",
-        "title",
-        "description",
-        "default",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "examples",
-        "properties",
-        "patternProperties",
-    }
-)
-TYPE_KEYWORDS = _SCHEMAS | _SCHEMA_LISTS | _SCHEMA_MAPS | _DEFINITIONS | _VALUES
+# Any key not of the dialects is dropped before type generation (see _Shield._walk).
+TYPE_KEYWORDS = KEYWORDS
 
 
 def beyond_64_bits(value: Any) -> bool:
@@ -267,7 +210,7 @@ class _Shield:
         """``reference`` pointing at the shielded name of a definition it names."""
         fragment = reference.removeprefix("#")
         parts = fragment.split("/")
-        if not reference.startswith("#/") or len(parts) < 3 or parts[1] not in _DEFINITIONS:
+        if not reference.startswith("#/") or len(parts) < 3 or parts[1] not in DEFINITIONS:
             return reference
         name = unquote(parts[2]).replace("~1", "/").replace("~0", "~")
         parts[2] = quote(self._definition(name).replace("~", "~0").replace("/", "~1"), safe="")
@@ -303,15 +246,15 @@ class _Shield:
                 continue
             elif key in ("properties", "patternProperties") and isinstance(value, dict):
                 shielded[key] = {self._name(k): self._walk(v) for k, v in value.items()}
-            elif key in _DEFINITIONS and isinstance(value, dict):
+            elif key in DEFINITIONS and isinstance(value, dict):
                 shielded[key] = {self._definition(k): self._walk(v) for k, v in value.items()}
-            elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            elif key in OTHER_SCHEMA_MAPS and isinstance(value, dict):
                 shielded[key] = {k: self._walk(v) for k, v in value.items()}
             elif key == "$ref" and isinstance(value, str):
                 shielded[key] = self._reference(value)
-            elif key in _SCHEMA_LISTS and isinstance(value, list):
+            elif key in SCHEMA_LISTS and isinstance(value, list):
                 shielded[key] = [self._walk(v) for v in value]
-            elif key in _SCHEMAS:
+            elif key in ONE_SCHEMA:
                 shielded[key] = self._walk(value)
             else:
                 shielded[key] = value
