@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_server import ARGUMENTS, FASTMCP, SCHEMA, SDK, TOOLS, generate_ours  # noqa: E402
+from peers import ARGUMENTS, FASTMCP, SCHEMA, SDK, TOOLS, generate_ours  # noqa: E402
 
 from tests.support.http_server import free_port  # noqa: E402
 from tests.support.node import node_toolchain  # noqa: E402
@@ -49,7 +49,7 @@ SESSION = "2025-11-25"
 CONCURRENCY = (1, 16, 64)
 TOOL = "get_weather_42"
 
-# The SDK and FastMCP peers of bench_server.py, served over HTTP instead of stdio.
+# The SDK and FastMCP peers of peers.py, served over HTTP instead of stdio.
 SDK_HTTP = SDK.split("\n\nasync def main():")[0] + """
 
 app = server.streamable_http_app(json_response=True, stateless_http={stateless})
