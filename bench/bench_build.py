@@ -168,8 +168,8 @@ def datamodel_alone(tools: list[dict[str, Any]]) -> None:
 
 
 def protocol_models_alone(use_cache: bool) -> None:
-    from mcp_schemagen import specs
-    from mcp_schemagen.protocol_models import render_protocol_module
+    from mcp_schemagen.load import specs
+    from mcp_schemagen.protocol_models.models import render_protocol_module
     from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 
     for revision in DEFAULT_NAMES:  # what the benchmarked project builds
@@ -195,7 +195,7 @@ def formatter_figures(package: Path, repeat: int) -> list[tuple[str, float, floa
     import black
     from black.mode import TargetVersion
 
-    from mcp_schemagen.formatting import format_modules
+    from mcp_schemagen.render.formatting import format_modules
 
     sources = [p.read_text() for p in sorted(package.rglob("*.py")) if "_runtime" not in p.parts]
     mode = black.Mode(target_versions={TargetVersion.PY311}, line_length=100)

@@ -50,14 +50,20 @@ CONCURRENCY = (1, 16, 64)
 TOOL = "get_weather_42"
 
 # The SDK and FastMCP peers of peers.py, served over HTTP instead of stdio.
-SDK_HTTP = SDK.split("\n\nasync def main():")[0] + """
+SDK_HTTP = (
+    SDK.split("\n\nasync def main():")[0]
+    + """
 
 app = server.streamable_http_app(json_response=True, stateless_http={stateless})
 """
-FASTMCP_HTTP = FASTMCP.split('\n\nif __name__ == "__main__":')[0] + """
+)
+FASTMCP_HTTP = (
+    FASTMCP.split('\n\nif __name__ == "__main__":')[0]
+    + """
 
 app = mcp.http_app(json_response=True)
 """
+)
 
 
 def write_servers(root: Path) -> dict[str, list[str]]:

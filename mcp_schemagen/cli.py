@@ -13,11 +13,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from mcp_schemagen import __version__, specs
-from mcp_schemagen.config import load_config
+from mcp_schemagen import __version__
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, sort_for_report
 from mcp_schemagen.freshness import fresh_record, is_fresh
-from mcp_schemagen.manifest import MANIFEST_NAME
+from mcp_schemagen.load import specs
+from mcp_schemagen.load.config import load_config
+from mcp_schemagen.record.manifest import MANIFEST_NAME
 
 EXIT_OK, EXIT_STALE, EXIT_INVALID = 0, 1, 2  # 3 (handler conflict) comes with its BuildError
 
@@ -50,14 +51,13 @@ def command_build(arguments: argparse.Namespace) -> int:
         return EXIT_OK
     # The generator proper is imported only now: a fresh project never pays for it.
     from mcp_schemagen.pipeline import plan, quiet, stderr_progress
-    from mcp_schemagen.write import write_all
+    from mcp_schemagen.write.disk import remove_stale, write_all
 
     progress = quiet if arguments.quiet else stderr_progress
     result = plan(root, progress, allow_outside=arguments.allow_outside_project)
     _warn(arguments, result.warnings)
     written = write_all(result.files)
-    for stale in result.stale:
-        stale.unlink()
+    remove_stale(result.stale)
     for output in written:
         print(f"wrote {_shown(output.path)}")
     for stale in result.stale:
@@ -79,7 +79,7 @@ def command_check(arguments: argparse.Namespace) -> int:
         return EXIT_OK
     # The generator proper is imported only now: a fresh project never pays for it.
     from mcp_schemagen.pipeline import plan, quiet
-    from mcp_schemagen.write import changed_files, unified_diff
+    from mcp_schemagen.write.disk import changed_files, unified_diff
 
     result = plan(root, quiet, allow_outside=arguments.allow_outside_project)
     _warn(arguments, result.warnings)

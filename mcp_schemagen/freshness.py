@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcp_schemagen.config import load_config
-from mcp_schemagen.fingerprint import input_digests
-from mcp_schemagen.manifest import HANDLERS_MODULE, Manifest, outputs_match, read_manifest
-from mcp_schemagen.provenance import sha256_text
+from mcp_schemagen.load.config import load_config
+from mcp_schemagen.record.fingerprint import input_digests
+from mcp_schemagen.record.manifest import HANDLERS_MODULE, Manifest, outputs_match, read_manifest
+from mcp_schemagen.render.provenance import sha256_text
 
 
 def is_fresh(root: Path, *, allow_outside: bool = False) -> bool:

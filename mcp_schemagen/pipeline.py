@@ -1,5 +1,5 @@
 """load -> check -> compile -> render -> format -> merge: a pure function from a project
-folder to the files that should be on disk. Only mcp_schemagen.write touches the disk."""
+folder to the files that should be on disk. Only mcp_schemagen.write.disk touches the disk."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from mcp_schemagen import specs
-from mcp_schemagen.compile import compile_tools
-from mcp_schemagen.config import Config, load_config
-from mcp_schemagen.containment import package_link_problems
+from mcp_schemagen import caches
+from mcp_schemagen.check.omissions import omission_warnings
+from mcp_schemagen.check.tool_checks import check_tool
+from mcp_schemagen.compile.compiler import compile_tools
 from mcp_schemagen.diagnostics import (
     BuildError,
     Diagnostic,
@@ -23,16 +23,17 @@ from mcp_schemagen.diagnostics import (
     pointer_join,
     warning,
 )
-from mcp_schemagen.fingerprint import input_digests
 from mcp_schemagen.handlers.file import handlers_file, spec_to_json
 from mcp_schemagen.handlers.signatures import handler_module_spec
-from mcp_schemagen.manifest import HANDLERS_MODULE, MANIFEST_NAME, Manifest, read_manifest
-from mcp_schemagen.omissions import omission_warnings
-from mcp_schemagen.provenance import carries_header, sha256_text
-from mcp_schemagen.render import no_reuse, render_package
-from mcp_schemagen.tool_checks import check_tool
-from mcp_schemagen.tools import ToolSource, load_tools, tool_label
-from mcp_schemagen.write import OutputFile
+from mcp_schemagen.load import specs
+from mcp_schemagen.load.config import Config, load_config
+from mcp_schemagen.load.containment import package_link_problems
+from mcp_schemagen.load.tools import ToolSource, load_tools, tool_label
+from mcp_schemagen.record.fingerprint import input_digests
+from mcp_schemagen.record.manifest import HANDLERS_MODULE, MANIFEST_NAME, Manifest, read_manifest
+from mcp_schemagen.render.output import OutputFile
+from mcp_schemagen.render.package import no_reuse, render_package
+from mcp_schemagen.render.provenance import carries_header, sha256_text
 
 Progress = Callable[[str], None]
 
@@ -98,7 +99,7 @@ def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]
     """PACKAGE.protocol: one module per revision, each made once per revision and generator
     version into the shared cache (protocol_models), then copied from there."""
     # Imported only for projects that ask for the models (it loads datamodel-code-generator).
-    from mcp_schemagen.protocol_models import (
+    from mcp_schemagen.protocol_models.models import (
         module_name,
         render_protocol_init,
         render_protocol_module,
@@ -151,8 +152,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     if has_errors(problems):
         raise BuildError(problems)
     progress(f"compiling {len(sources)} tools for protocol revisions {', '.join(config.revisions)}")
-    cache_dir = specs.cache_dir().parent / "types"
-    tools, compile_problems = compile_tools(sources, config.revisions, cache_dir)
+    tools, compile_problems = compile_tools(sources, config.revisions, caches.folder("types"))
     problems.extend(compile_problems)
     if has_errors(problems):
         raise BuildError(problems)

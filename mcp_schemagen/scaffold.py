@@ -29,9 +29,10 @@ import jinja2
 from mcp_schemagen import DISTRIBUTION, __version__
 from mcp_schemagen.diagnostics import BuildError, error
 from mcp_schemagen.install_source import InstallSource, current_source
+from mcp_schemagen.package_data import data_dir
 from mcp_schemagen.pipeline import plan
-from mcp_schemagen.resources import data_dir
-from mcp_schemagen.write import OutputFile, write_all
+from mcp_schemagen.render.output import OutputFile
+from mcp_schemagen.write.disk import write_all
 
 # What a generated server imports at run time (checked against mcp_schemagen/runtime and the
 # generated types by the tests). Same bounds as mcp-codegen's own pyproject.toml.

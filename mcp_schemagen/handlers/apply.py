@@ -9,7 +9,6 @@ from functools import lru_cache
 
 import libcst as cst
 
-from mcp_schemagen.formatting import format_python
 from mcp_schemagen.handlers.lines import (
     blank,
     collapse,
@@ -27,6 +26,7 @@ from mcp_schemagen.handlers.module import HandlerModule, Top
 from mcp_schemagen.handlers.plan import Plan, managed_statements, same_signature, user_kwarg
 from mcp_schemagen.handlers.spec import HandlerSpec, ParsedSpec, is_managed_import
 from mcp_schemagen.handlers.stubs import MARKER_PREFIX, ORPHAN_BANNER, marker_comment, render_stub
+from mcp_schemagen.render.formatting import format_python
 
 # A section is rebuilt from entries: a statement that stays, or the lines a statement that
 # leaves leaves behind (comments separated from it by a blank line belong to what follows).

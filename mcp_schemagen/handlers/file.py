@@ -10,9 +10,9 @@ from typing import Any
 from mcp_schemagen.diagnostics import BuildError, error
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, MergeConflict
 from mcp_schemagen.handlers.stubs import render_new
-from mcp_schemagen.manifest import HANDLERS_MODULE, Manifest
-from mcp_schemagen.provenance import sha256_text
-from mcp_schemagen.write import OutputFile
+from mcp_schemagen.record.manifest import HANDLERS_MODULE, Manifest
+from mcp_schemagen.render.output import OutputFile
+from mcp_schemagen.render.provenance import sha256_text
 
 EXIT_CONFLICT = 3
 

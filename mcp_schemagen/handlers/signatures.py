@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcp_schemagen.config import Config
+from mcp_schemagen.compile.ir import CONTENT_TYPES, Tool
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
-from mcp_schemagen.ir import CONTENT_TYPES, Tool
+from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from mcp_schemagen.formatting import format_python
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, ParsedSpec
+from mcp_schemagen.render.formatting import format_python
 
 # One line of at most 88 characters, so that no line-length linter objects to it.
 ORPHAN_BANNER = (

@@ -26,14 +26,15 @@ import yaml
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_schemagen import DISTRIBUTION, __version__, scaffold, specs
+from mcp_schemagen import DISTRIBUTION, __version__, scaffold
 from mcp_schemagen.diagnostics import BuildError
 from mcp_schemagen.freshness import is_fresh
 from mcp_schemagen.handlers.file import spec_from_json
 from mcp_schemagen.install_source import current_source
-from mcp_schemagen.manifest import read_manifest
+from mcp_schemagen.load import specs
 from mcp_schemagen.pipeline import plan
-from mcp_schemagen.protocol_models import render_protocol_module
+from mcp_schemagen.protocol_models.models import render_protocol_module
+from mcp_schemagen.record.manifest import read_manifest
 from tests.support.paths import REPO
 from tests.support.projects import run_cli
 from tests.support.shell import markdown_block, run_in_fresh_shell

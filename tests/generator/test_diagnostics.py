@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mcp_schemagen import specs
+from mcp_schemagen.load import specs
 from tests.support.projects import run_cli, tool, write_project
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_schemagen.write import OutputFile, write_all
+from mcp_schemagen.render.output import OutputFile
+from mcp_schemagen.write.disk import write_all
 from tests.support.projects import run_cli, tool, write_project
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX modes")

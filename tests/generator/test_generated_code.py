@@ -71,8 +71,8 @@ def test_generated_package_passes_mypy_strict(example_builds: tuple[Path, Path])
 def test_runtime_sources_are_copied_already_formatted() -> None:
     """The build copies mcp_schemagen/runtime without running black over it; that is only
     right while each file is exactly what black would make of it."""
-    from mcp_schemagen.formatting import format_python
-    from mcp_schemagen.runtime_copy import runtime_sources
+    from mcp_schemagen.render.formatting import format_python
+    from mcp_schemagen.render.runtime_copy import runtime_sources
 
     unformatted = [
         p.name

@@ -27,7 +27,7 @@ from urllib.parse import quote
 
 import pytest
 
-from mcp_schemagen.provenance import header
+from mcp_schemagen.render.provenance import header
 from tests.support.projects import run_cli, tool, write_project
 
 LIMIT = 120.0  # seconds: a build that takes longer hangs (the alias bomb ran for minutes)

@@ -11,7 +11,7 @@ from typing import Any
 import datamodel_code_generator
 import pytest
 
-from mcp_schemagen import formatting
+from mcp_schemagen.render.package import formatting
 from tests.support.projects import run_cli, tool, write_project
 
 TOOLS = 6
@@ -51,7 +51,7 @@ def counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, list[s
         seen["typed"].append(kwargs["class_name"])
         return generate(*args, **kwargs)
 
-    monkeypatch.setattr("mcp_schemagen.render.format_modules", counting_format)
+    monkeypatch.setattr("mcp_schemagen.render.package.format_modules", counting_format)
     monkeypatch.setattr(datamodel_code_generator, "generate", counting_generate)
     return seen
 

@@ -19,8 +19,10 @@ from typing import Any
 import pydantic
 import pytest
 
-from mcp_schemagen import __version__, protocol_models, specs
-from mcp_schemagen.protocol_models import (
+from mcp_schemagen import __version__
+from mcp_schemagen.load import specs
+from mcp_schemagen.protocol_models import models as protocol_models
+from mcp_schemagen.protocol_models.models import (
     module_name,
     prepare_schema,
     render_protocol_init,
@@ -264,8 +266,8 @@ def test_cache_returns_the_same_bytes(
 
 _RENDER_ALL = """
 import hashlib, sys
-from mcp_schemagen import specs
-from mcp_schemagen.protocol_models import render_protocol_module
+from mcp_schemagen.load import specs
+from mcp_schemagen.protocol_models.models import render_protocol_module
 for rev in specs.revision_names():
     text = render_protocol_module(specs.load(rev), use_cache=False)
     print(rev, hashlib.sha256(text.encode("utf-8")).hexdigest())

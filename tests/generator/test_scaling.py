@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from mcp_schemagen import write
-from mcp_schemagen.typegen import typed_module
+from mcp_schemagen.compile.typegen import typed_module
+from mcp_schemagen.render.output import OutputFile
+from mcp_schemagen.write import disk as write
 
 
 def _object_schema(count: int) -> dict[str, Any]:
@@ -112,7 +113,7 @@ def test_a_diff_scans_the_changed_lines_not_the_module(
         )
         scanned.append(0)
         monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counting)
-        produced = write.unified_diff([write.OutputFile(path, "".join(after))], tmp_path)
+        produced = write.unified_diff([OutputFile(path, "".join(after))], tmp_path)
         assert produced == expected
     # 25 times the module, the same work: only the lines around each change are searched.
     assert scanned[0] == scanned[1] < 50, scanned

@@ -12,9 +12,8 @@ from typing import Any
 import datamodel_code_generator
 import pytest
 
-from mcp_schemagen import typegen
-from mcp_schemagen.compile import generator_diagnostics
-from mcp_schemagen.schema_lint import lint_schema
+from mcp_schemagen.check.schema_lint import lint_schema
+from mcp_schemagen.compile.compiler import generator_diagnostics, typegen
 from tests.support.projects import run_cli, tool, write_project
 
 

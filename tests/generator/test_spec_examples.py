@@ -23,8 +23,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcp_schemagen import specs
-from mcp_schemagen.protocol_models import module_name, render_protocol_module
+from mcp_schemagen.load import specs
+from mcp_schemagen.protocol_models.models import module_name, render_protocol_module
 from tests.support.paths import SHARED_SPECS, needs_shared
 
 REVISION = "2026-07-28"

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from mcp_schemagen import specs
 from mcp_schemagen.cli import main
-from mcp_schemagen.specs import Patch, SpecError
+from mcp_schemagen.load import specs
+from mcp_schemagen.load.specs import Patch, SpecError
 from tests.support.paths import SHARED_SPECS, needs_shared
 from tests.support.projects import FAST_REVISIONS, run_cli, tool, write_project
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_schemagen.formatting import format_python
 from mcp_schemagen.handlers import (
     ORPHAN_BANNER,
     HandlerModuleSpec,
@@ -15,6 +14,7 @@ from mcp_schemagen.handlers import (
     merge,
     render_new,
 )
+from mcp_schemagen.render.formatting import format_python
 
 
 def handler(function: str, parameters: str = "", returns: str = "str") -> HandlerSpec:

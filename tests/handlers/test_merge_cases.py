@@ -20,8 +20,8 @@ from typing import Any
 import libcst as cst
 import pytest
 
-from mcp_schemagen.formatting import format_python
 from mcp_schemagen.handlers import HandlerModuleSpec, HandlerSpec, MergeConflict, merge
+from mcp_schemagen.render.formatting import format_python
 
 CASES = Path(__file__).parent / "merge_cases"
 REGEN = os.environ.get("MCP_CODEGEN_REGEN_MERGE_CASES") == "1"

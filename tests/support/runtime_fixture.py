@@ -16,9 +16,9 @@ from types import ModuleType
 
 import jinja2
 
-from mcp_schemagen.resources import data_dir
+from mcp_schemagen.package_data import data_dir
+from mcp_schemagen.render.runtime_copy import runtime_sources
 from mcp_schemagen.runtime.protocol import NAMES
-from mcp_schemagen.runtime_copy import runtime_sources
 
 PACKAGE = "fake_mcp_server"
 REVISIONS = NAMES

@@ -19,15 +19,15 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from mcp_schemagen import __version__
-from mcp_schemagen.keywords import (
+from mcp_schemagen.caches import store
+from mcp_schemagen.naming import docstring_literal, pascal_case, string_literal
+from mcp_schemagen.schema.keywords import (
     DEFINITIONS,
     KEYWORDS,
     ONE_SCHEMA,
     OTHER_SCHEMA_MAPS,
     SCHEMA_LISTS,
 )
-from mcp_schemagen.naming import docstring_literal, pascal_case, string_literal
-from mcp_schemagen.write import write_atomic
 
 _WRAPPERS = ("NotRequired", "Required", "ReadOnly")
 
@@ -117,8 +117,8 @@ def _run_generator(schema: Any, root: str, cache_dir: Path | None) -> tuple[str,
     )
     if path is not None and notes_path is not None:
         if notes:
-            write_atomic(notes_path, json.dumps(notes).encode("utf-8"))
-        write_atomic(path, body.encode("utf-8"))
+            store(notes_path, json.dumps(notes).encode("utf-8"))
+        store(path, body.encode("utf-8"))
     return body, notes
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
-from mcp_schemagen.containment import outside_message
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
+from mcp_schemagen.load.containment import outside_message
 
 
 @dataclass(frozen=True)

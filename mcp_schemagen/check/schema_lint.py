@@ -9,9 +9,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from mcp_schemagen.check.schema_checks import GENERATOR_INSTRUCTIONS
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
-from mcp_schemagen.keywords import KEYWORDS, ONE_SCHEMA, RECURSION_2019, SCHEMA_LISTS, SCHEMA_MAPS
-from mcp_schemagen.schema_checks import GENERATOR_INSTRUCTIONS
+from mcp_schemagen.schema.keywords import (
+    KEYWORDS,
+    ONE_SCHEMA,
+    RECURSION_2019,
+    SCHEMA_LISTS,
+    SCHEMA_MAPS,
+)
 
 KNOWN_KEYWORDS = KEYWORDS | RECURSION_2019
 # The usual way to carry data for other tools in a schema; never reported.

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.provenance import sha256_text
+from mcp_schemagen.render.provenance import sha256_text
 
 MANIFEST_NAME = "_manifest.json"
 HANDLERS_MODULE = "handlers.py"  # the one user-owned module; its record is kept here too

@@ -34,7 +34,6 @@ shapes their bytes.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import hashlib
 import json
@@ -50,13 +49,14 @@ import datamodel_code_generator as dmcg
 from datamodel_code_generator import CustomFileHeaderMode, InputFileType, LiteralType, PythonVersion
 from datamodel_code_generator.enums import DataModelType
 
-from mcp_schemagen import __version__, formatting
-from mcp_schemagen.formatting import format_python
-from mcp_schemagen.imports import sort_imports
-from mcp_schemagen.provenance import header, sha256_text
+from mcp_schemagen import __version__
+from mcp_schemagen.caches import folder, store
+from mcp_schemagen.load.specs import LoadedSpec, patches
+from mcp_schemagen.render import formatting
+from mcp_schemagen.render.formatting import format_python
+from mcp_schemagen.render.imports import sort_imports
+from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.runtime import protocol
-from mcp_schemagen.specs import LoadedSpec, cache_dir, patches
-from mcp_schemagen.write import write_atomic
 
 PACKAGE_DOCSTRING: Final = "Typed models of the MCP protocol, one module per pinned revision."
 
@@ -140,9 +140,7 @@ def render_protocol_module(spec: LoadedSpec, *, use_cache: bool = True) -> str:
         raise TypeError(f"datamodel-code-generator returned {type(text).__name__}, not a module")
     formatted = format_python(sort_imports(text))
     if cached is not None:
-        # Best effort: a cache that cannot be written only costs the next run time.
-        with contextlib.suppress(OSError):
-            write_atomic(cached, formatted.encode("utf-8"))
+        store(cached, formatted.encode("utf-8"))
     return formatted
 
 
@@ -188,7 +186,7 @@ def _cache_path(file_header: str, prepared: Mapping[str, Any]) -> Path:
     ):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
-    return cache_dir().parent / "protocol-models" / f"{digest.hexdigest()}.py"
+    return folder("protocol-models") / f"{digest.hexdigest()}.py"
 
 
 # --- preparation pass ------------------------------------------------------------------

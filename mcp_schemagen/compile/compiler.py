@@ -8,12 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
-from mcp_schemagen.ir import CONTENT_TYPES, Parameter, Tool, TypeExport
-from mcp_schemagen.naming import pascal_case, python_identifier
-from mcp_schemagen.publish import all_published
-from mcp_schemagen.tools import ToolSource
-from mcp_schemagen.type_names import (
+from mcp_schemagen.compile.ir import CONTENT_TYPES, Parameter, Tool, TypeExport
+from mcp_schemagen.compile.type_names import (
     RESERVED_FUNCTION_NAMES,
     Names,
     SharedDefinitions,
@@ -22,7 +18,11 @@ from mcp_schemagen.type_names import (
     public_exports,
     reserve_tool_names,
 )
-from mcp_schemagen.typegen import TypedModule, typed_module
+from mcp_schemagen.compile.typegen import TypedModule, typed_module
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.load.published import all_published
+from mcp_schemagen.load.tools import ToolSource
+from mcp_schemagen.naming import pascal_case, python_identifier
 
 _SIMPLE_NAMES = frozenset({"str", "int", "float", "bool", "None", "list", "dict"})
 _SCALARS = (str, int, float, bool, type(None))

@@ -7,7 +7,6 @@ upstream URL. Bytes whose sha256 differs from the pin never leave this module.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -17,13 +16,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
-from mcp_schemagen.resources import data_dir
-from mcp_schemagen.write import write_atomic
+from mcp_schemagen import caches
+from mcp_schemagen.package_data import data_dir
 
 MIRROR_ENV = "MCP_CODEGEN_SPEC_MIRROR"
-CACHE_ENV = "MCP_CODEGEN_CACHE_DIR"
+CACHE_ENV = caches.CACHE_ENV
 DOWNLOAD_TIMEOUT_SECONDS = 30
 
 
@@ -90,9 +87,7 @@ def patches() -> tuple[Patch, ...]:
 
 
 def cache_dir() -> Path:
-    configured = os.environ.get(CACHE_ENV)
-    base = Path(configured) if configured else Path(platformdirs.user_cache_dir("mcp-codegen"))
-    return base / "specs"
+    return caches.folder("specs")
 
 
 def cached_path(revision: Revision) -> Path:
@@ -157,20 +152,13 @@ def fetch(revision: Revision) -> tuple[bytes, str]:
             continue
         verified = _verified(revision, data, location)
         if location != str(cached):
-            _store(cached, verified)
+            caches.store(cached, verified)
         return verified, location
     raise SpecError(
         f"protocol revision {revision.name} is not available. Tried: {'; '.join(tried)}. "
         f"Connect to the internet and run `mcp-codegen specs pull {revision.name}`, or set "
         f"{MIRROR_ENV} to a folder or URL holding {revision.name}/schema.json."
     )
-
-
-def _store(path: Path, data: bytes) -> None:
-    # The cache only saves a later download: verified bytes are used even when it
-    # cannot be written (a read-only home, a full disk).
-    with contextlib.suppress(OSError):
-        write_atomic(path, data)
 
 
 def apply_patches(revision: Revision, document: dict[str, Any]) -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_schemagen.tools import ToolSource
-from mcp_schemagen.typegen import TypedModule
+from mcp_schemagen.compile.typegen import TypedModule
+from mcp_schemagen.load.tools import ToolSource
 
 # Re-exported by types.py beside every tool's types, so that handler signatures need one
 # import; no tool's type may take one of these names.

@@ -6,11 +6,11 @@ from functools import cache
 from pathlib import Path
 
 from mcp_schemagen import __version__
-from mcp_schemagen.config import Config
-from mcp_schemagen.provenance import sha256_text
-from mcp_schemagen.resources import data_dir
-from mcp_schemagen.specs import get_revision
-from mcp_schemagen.tools import find_tool_files, tool_label
+from mcp_schemagen.load.config import Config
+from mcp_schemagen.load.specs import get_revision
+from mcp_schemagen.load.tools import find_tool_files, tool_label
+from mcp_schemagen.package_data import data_dir
+from mcp_schemagen.render.provenance import sha256_text
 
 _PACKAGE = Path(__file__).resolve().parent
 

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_schemagen.compile.ir import CONTENT_TYPES, Tool, TypeExport
+from mcp_schemagen.compile.typegen import TypedModule
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
-from mcp_schemagen.ir import CONTENT_TYPES, Tool, TypeExport
+from mcp_schemagen.load.tools import ToolSource
 from mcp_schemagen.naming import pascal_case, python_identifier
-from mcp_schemagen.tools import ToolSource
-from mcp_schemagen.typegen import TypedModule
 
 # Names a handler may not take: what the handler module imports from the generated
 # package, and every builtin, since annotations (`list[ContentBlock]`), `typing.get_type_hints`

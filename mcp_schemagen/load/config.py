@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.containment import glob_problem, inside, outside_message
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
-from mcp_schemagen.publish import known_tool_fields
+from mcp_schemagen.load.containment import glob_problem, inside, outside_message
+from mcp_schemagen.load.published import known_tool_fields
+from mcp_schemagen.load.specs import revision_names
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
-from mcp_schemagen.specs import revision_names
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
 DEFAULT_PAGE_SIZE = 100
@@ -157,7 +157,7 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
     if not (isinstance(accepted, list) and all(isinstance(f, str) for f in accepted)):
         bad(
             "accept-omitted",
-            f"must be a list of tool fields, like [\"title\"]: {', '.join(fields)}",
+            f'must be a list of tool fields, like ["title"]: {", ".join(fields)}',
         )
         accepted = []
     for field in accepted:

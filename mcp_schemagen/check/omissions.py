@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mcp_schemagen.diagnostics import Diagnostic, pointer_join, warning
-from mcp_schemagen.publish import all_published, known_tool_fields
-from mcp_schemagen.tools import ToolSource
+from mcp_schemagen.load.published import all_published, known_tool_fields
+from mcp_schemagen.load.tools import ToolSource
 
 ACCEPT_KEY = "accept-omitted"
 

@@ -1,21 +1,14 @@
-"""The only stage that touches the disk: atomic writes of changed files, or a diff."""
+"""Files replaced so that a reader never sees one half-written: each is staged beside its
+target, then renamed into place. The one primitive behind the package's files
+(mcp_schemagen.write) and the user cache (mcp_schemagen.caches)."""
 
 from __future__ import annotations
 
 import os
 import secrets
 import stat
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-
-from mcp_schemagen import linediff
-
-
-@dataclass(frozen=True)
-class OutputFile:
-    path: Path
-    text: str
 
 
 def _staged(path: Path, data: bytes, staged: list[str]) -> None:
@@ -49,7 +42,7 @@ def _new_temporary(path: Path) -> tuple[int, str]:
     raise FileExistsError(f"no free temporary file name beside {path}")
 
 
-def _replace_all(targets: Sequence[Path], data: Sequence[bytes]) -> None:
+def replace_all(targets: Sequence[Path], data: Sequence[bytes]) -> None:
     """Stage every file, then rename each into place; if staging fails nothing is replaced."""
     staged: list[str] = []
     try:
@@ -65,42 +58,4 @@ def _replace_all(targets: Sequence[Path], data: Sequence[bytes]) -> None:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so a reader never sees a half-written file."""
-    _replace_all([path], [data])
-
-
-def _current(path: Path) -> str | None:
-    # Bytes decoded as they are: read_text would turn CRLF into LF and call a CRLF file
-    # different from the same CRLF text, and a file that is not UTF-8 differs from any
-    # text we write rather than stopping the build here.
-    try:
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        return None
-
-
-def changed_files(files: Iterable[OutputFile]) -> list[OutputFile]:
-    return [f for f in files if _current(f.path) != f.text]
-
-
-def write_all(files: Sequence[OutputFile]) -> list[OutputFile]:
-    """Write every file whose content differs, all-or-nothing; returns those written."""
-    pending = changed_files(files)
-    _replace_all([f.path for f in pending], [f.text.encode("utf-8") for f in pending])
-    return pending
-
-
-def unified_diff(files: Iterable[OutputFile], root: Path) -> str:
-    """The diff that writing ``files`` would apply, paths relative to ``root``."""
-    chunks: list[str] = []
-    for output in files:
-        before = _current(output.path)
-        name = os.path.relpath(output.path, root)
-        chunks.extend(
-            linediff.unified_diff(
-                [] if before is None else before.splitlines(keepends=True),
-                output.text.splitlines(keepends=True),
-                fromfile=f"a/{name}" if before is not None else "/dev/null",
-                tofile=f"b/{name}",
-            )
-        )
-    return "".join(chunks)
+    replace_all([path], [data])

@@ -10,17 +10,17 @@ from typing import Any
 
 import jinja2
 
-from mcp_schemagen.config import Config
-from mcp_schemagen.formatting import format_modules
-from mcp_schemagen.imports import sort_imports, sorted_names
-from mcp_schemagen.ir import CONTENT_TYPES, Tool
+from mcp_schemagen.compile.ir import CONTENT_TYPES, Tool
+from mcp_schemagen.compile.typegen import beyond_64_bits
+from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal, string_literal
-from mcp_schemagen.provenance import header, sha256_text
-from mcp_schemagen.resources import data_dir
+from mcp_schemagen.package_data import data_dir
+from mcp_schemagen.render.formatting import format_modules
+from mcp_schemagen.render.imports import sort_imports, sorted_names
+from mcp_schemagen.render.output import OutputFile
+from mcp_schemagen.render.provenance import header, sha256_text
+from mcp_schemagen.render.runtime_copy import runtime_sources
 from mcp_schemagen.runtime.registry import DispatchRow
-from mcp_schemagen.runtime_copy import runtime_sources
-from mcp_schemagen.typegen import beyond_64_bits
-from mcp_schemagen.write import OutputFile
 
 
 @cache

@@ -10,13 +10,13 @@ from typing import Any
 
 import jsonschema_rs
 
-from mcp_schemagen import specs
+from mcp_schemagen.check.header_checks import check_mcp_headers
+from mcp_schemagen.check.schema_checks import check_schema, generator_instruction_warnings
+from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
-from mcp_schemagen.header_checks import check_mcp_headers
-from mcp_schemagen.publish import all_published, known_tool_fields
-from mcp_schemagen.schema_checks import check_schema, generator_instruction_warnings
-from mcp_schemagen.schema_lint import lint_schema
-from mcp_schemagen.tools import ToolSource
+from mcp_schemagen.load import specs
+from mcp_schemagen.load.published import all_published, known_tool_fields
+from mcp_schemagen.load.tools import ToolSource
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
 _TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
@@ -91,7 +91,7 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
 
 def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
     """Each revision's clients receive a definition valid for that revision (what older
-    clients lose is reported by mcp_schemagen.omissions, for all tools at once)."""
+    clients lose is reported by mcp_schemagen.check.omissions, for all tools at once)."""
     forms, _ = all_published(source.definition, revisions)
     problems: list[Diagnostic] = []
     reported: set[tuple[str, str]] = set()

@@ -1,0 +1,1 @@
+"""Stage 2, check: everything wrong with the loaded tools, as `Diagnostic` values."""

@@ -1,0 +1,1 @@
+"""Stage 3, compile: checked tools -> the frozen IR (names, parameters, types as data)."""

@@ -1,0 +1,1 @@
+"""Stage 4, render: IR -> the text of every generated module, formatted by ruff."""
