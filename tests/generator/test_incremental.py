@@ -11,7 +11,7 @@ from typing import Any
 import datamodel_code_generator
 import pytest
 
-from mcp_schemagen.render.package import formatting
+from mcp_schemagen.render import formatting
 from tests.support.projects import run_cli, tool, write_project
 
 TOOLS = 6

@@ -13,7 +13,8 @@ import datamodel_code_generator
 import pytest
 
 from mcp_schemagen.check.schema_lint import lint_schema
-from mcp_schemagen.compile.compiler import generator_diagnostics, typegen
+from mcp_schemagen.compile import typegen
+from mcp_schemagen.compile.compiler import generator_diagnostics
 from tests.support.projects import run_cli, tool, write_project
 
 
