@@ -28,6 +28,7 @@ from mcp_schemagen.handlers.signatures import handler_module_spec
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import Config, load_config
 from mcp_schemagen.load.containment import package_link_problems
+from mcp_schemagen.load.published import publish
 from mcp_schemagen.load.tools import ToolSource, load_tools, tool_label
 from mcp_schemagen.record.fingerprint import input_digests
 from mcp_schemagen.record.manifest import HANDLERS_MODULE, MANIFEST_NAME, Manifest, read_manifest
@@ -88,9 +89,11 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
                 f"no tool files match {globs}; add one or fix the globs",
             )
         )
-    for source in sources:
-        problems.extend(check_tool(source, config.revisions))
-    problems.extend(omission_warnings(sources, config.revisions, config.accept_omitted))
+    # Each tool as each revision publishes it, worked out once for both kinds of check.
+    published = [publish(source.definition, config.revisions) for source in sources]
+    for source, forms in zip(sources, published, strict=True):
+        problems.extend(check_tool(source, forms))
+    problems.extend(omission_warnings(zip(sources, published, strict=True), config.accept_omitted))
     problems.extend(_duplicate_names(sources))
     return sources, problems
 
@@ -152,21 +155,20 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     if has_errors(problems):
         raise BuildError(problems)
     progress(f"compiling {len(sources)} tools for protocol revisions {', '.join(config.revisions)}")
-    tools, compile_problems = compile_tools(sources, config.revisions, caches.folder("types"))
+    tools, compile_problems = compile_tools(sources, caches.folder("types"))
     problems.extend(compile_problems)
     if has_errors(problems):
         raise BuildError(problems)
     inputs = input_digests(config)
     provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
     previous = read_manifest(config.package_dir)
-    unformatted: dict[str, str] = {}
-    files = render_package(
+    rendered = render_package(
         config,
         tools,
         provenance,
         partial(previous.reusable, config.package_dir) if previous else no_reuse,
-        unformatted,
     )
+    files = rendered.files
     if config.protocol_models:
         files += protocol_model_files(config, progress)
     handler_spec = handler_module_spec(config, tools)
@@ -183,7 +185,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         handlers_sha256=sha256_text(handlers.text),
         handlers=spec_to_json(handler_spec),
         handler_warnings=tuple(merge_warnings),
-        unformatted=unformatted,
+        unformatted=rendered.unformatted,
     )
     stale = sorted(
         config.package_dir / relative

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mcp_schemagen.diagnostics import Diagnostic, pointer_join, warning
-from mcp_schemagen.load.published import all_published, known_tool_fields
+from mcp_schemagen.load.published import Published, known_tool_fields
 from mcp_schemagen.load.tools import ToolSource
 
 ACCEPT_KEY = "accept-omitted"
@@ -21,15 +21,14 @@ _Group = tuple[str, tuple[str, ...], str]  # field, revisions, consequence
 
 
 def omission_warnings(
-    sources: Iterable[ToolSource], revisions: tuple[str, ...], accepted: Iterable[str] = ()
+    tools: Iterable[tuple[ToolSource, Published]], accepted: Iterable[str] = ()
 ) -> list[Diagnostic]:
     """One warning per field and group of revisions that leave it out, unless accepted."""
     skip = frozenset(accepted)
     where: dict[_Group, list[tuple[str, str]]] = {}
-    for source in sources:
-        _, omissions = all_published(source.definition, revisions)
+    for source, published in tools:
         lost: dict[tuple[str, str], list[str]] = {}
-        for omission in omissions:
+        for omission in published.omissions:
             # An unknown field is an error of its own; an accepted one is the user's choice.
             if omission.field in known_tool_fields() and omission.field not in skip:
                 lost.setdefault((omission.field, omission.consequence), []).append(

@@ -15,7 +15,7 @@ from mcp_schemagen.check.schema_checks import check_schema, generator_instructio
 from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load import specs
-from mcp_schemagen.load.published import all_published, known_tool_fields
+from mcp_schemagen.load.published import Published, known_tool_fields
 from mcp_schemagen.load.tools import ToolSource
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
@@ -89,10 +89,11 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
     return problems
 
 
-def check_against_revisions(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
+def check_against_revisions(source: ToolSource, published: Published) -> list[Diagnostic]:
     """Each revision's clients receive a definition valid for that revision (what older
     clients lose is reported by mcp_schemagen.check.omissions, for all tools at once)."""
-    forms, _ = all_published(source.definition, revisions)
+    forms = published.forms
+    revisions = tuple(forms)
     problems: list[Diagnostic] = []
     reported: set[tuple[str, str]] = set()
     newest = revisions[-1]
@@ -126,9 +127,9 @@ def check_schemas(source: ToolSource) -> list[Diagnostic]:
     return problems
 
 
-def check_tool(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
+def check_tool(source: ToolSource, published: Published) -> list[Diagnostic]:
     problems = check_name(source) + check_fields(source)
-    problems += check_against_revisions(source, revisions)
+    problems += check_against_revisions(source, published)
     problems += check_schemas(source)
     if "inputSchema" in source.definition:
         where = pointer_join(source.pointer, "inputSchema")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.compile.ir import CONTENT_TYPES, Parameter, Tool, TypeExport
+from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool, Parameter, TypeExport
 from mcp_schemagen.compile.type_names import (
     RESERVED_FUNCTION_NAMES,
     Names,
@@ -20,7 +20,6 @@ from mcp_schemagen.compile.type_names import (
 )
 from mcp_schemagen.compile.typegen import TypedModule, typed_module
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
-from mcp_schemagen.load.published import all_published
 from mcp_schemagen.load.tools import ToolSource
 from mcp_schemagen.naming import pascal_case, python_identifier
 
@@ -175,9 +174,17 @@ def _parameters(
         else:
             annotation = annotation if _allows_none(annotation) else f"{annotation} | None"
             default_source = "None"
+        text = subschema.get("description") if isinstance(subschema, dict) else None
         parameters.append(
             Parameter(
-                json_name, python_name, annotation, references, default_source, has_default, default
+                json_name,
+                python_name,
+                annotation,
+                references,
+                default_source,
+                has_default,
+                default,
+                text if isinstance(text, str) else None,
             )
         )
     # Parameters without a default first, in schema order; Python requires nothing here
@@ -215,9 +222,9 @@ def _with_aliases(types: TypedModule, aliases: list[tuple[str, str]]) -> TypedMo
 
 
 def compile_tools(
-    sources: Sequence[ToolSource], revisions: tuple[str, ...], cache_dir: Path | None
-) -> tuple[list[Tool], list[Diagnostic]]:
-    tools: list[Tool] = []
+    sources: Sequence[ToolSource], cache_dir: Path | None
+) -> tuple[list[CompiledTool], list[Diagnostic]]:
+    tools: list[CompiledTool] = []
     names = Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES)
     named, problems = reserve_tool_names(sources, names)
     shared = SharedDefinitions.of(sources)
@@ -263,12 +270,13 @@ def compile_tools(
                 definition["outputSchema"],
             )
             exports += output_exports
-        published, _ = all_published(definition, revisions)
         description = definition.get("description")
         tools.append(
-            Tool(
+            CompiledTool(
                 name=name,
-                source=source,
+                definition=definition,
+                file=source.file,
+                pointer=source.pointer,
                 function=function,
                 class_prefix=prefix,
                 input_module=input_module,
@@ -280,7 +288,6 @@ def compile_tools(
                 parameters=tuple(parameters),
                 whole_arguments=whole,
                 exports=tuple(exports),
-                published=published,
                 description=description if isinstance(description, str) else None,
             )
         )

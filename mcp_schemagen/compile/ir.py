@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_schemagen.compile.typegen import TypedModule
-from mcp_schemagen.load.tools import ToolSource
 
 # Re-exported by types.py beside every tool's types, so that handler signatures need one
 # import; no tool's type may take one of these names.
@@ -31,6 +30,7 @@ class Parameter:
     default_source: str | None  # Python literal shown in the signature, or None
     has_schema_default: bool
     schema_default: Any
+    description: str | None  # the property's, for the handler's docstring
 
     def signature(self) -> str:
         default = f" = {self.default_source}" if self.default_source is not None else ""
@@ -47,9 +47,14 @@ class TypeExport:
 
 
 @dataclass(frozen=True)
-class Tool:
+class CompiledTool:
+    """One tool as every later stage sees it: render, handlers and the checks after
+    compiling read this, never the loaded file."""
+
     name: str
-    source: ToolSource
+    definition: dict[str, Any]  # as written: what the dispatch data stores
+    file: str  # where it was written, for diagnostics and provenance
+    pointer: str
     function: str  # handler function name
     class_prefix: str  # prefix of the tool's public type names
     input_module: str  # private module names, under _types
@@ -63,7 +68,6 @@ class Tool:
         str | None
     )  # parameter taking all arguments when the root is not a plain object
     exports: tuple[TypeExport, ...]
-    published: dict[str, dict[str, Any]]
     description: str | None
 
     @property

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_schemagen.compile.ir import CONTENT_TYPES, Tool, TypeExport
+from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool, TypeExport
 from mcp_schemagen.compile.typegen import TypedModule
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load.tools import ToolSource
@@ -219,10 +219,10 @@ def reserve_tool_names(
     return named, problems
 
 
-def collisions(tools: Sequence[Tool]) -> list[Diagnostic]:
+def collisions(tools: Sequence[CompiledTool]) -> list[Diagnostic]:
     """The last word on uniqueness: two things of one name in the handler module's
     namespace fail the build (the naming above is meant to make this unreachable)."""
-    owners: dict[str, Tool | None] = {name: None for name in CONTENT_TYPES}
+    owners: dict[str, CompiledTool | None] = {name: None for name in CONTENT_TYPES}
     problems = []
     for tool in tools:
         for name in [tool.function, *{e.public for e in tool.exports}]:
@@ -231,8 +231,8 @@ def collisions(tools: Sequence[Tool]) -> list[Diagnostic]:
                 whose = f"tool {other.name!r}" if other is not None else "the content types"
                 problems.append(
                     error(
-                        tool.source.file,
-                        pointer_join(tool.source.pointer, "name"),
+                        tool.file,
+                        pointer_join(tool.pointer, "name"),
                         f"the generated name {name!r} of tool {tool.name!r} is also used by "
                         f"{whose}; rename one of the tools",
                     )
@@ -241,7 +241,7 @@ def collisions(tools: Sequence[Tool]) -> list[Diagnostic]:
     return problems
 
 
-def clear_of_imported_types(tools: list[Tool]) -> list[Tool]:
+def clear_of_imported_types(tools: list[CompiledTool]) -> list[CompiledTool]:
     """A handler named like a type the handler module imports (tool "Place" beside a
     shared `Place`) would shadow it: such a handler gets a trailing `_`, like a builtin."""
     imported = {name for tool in tools for name in tool.type_references()}

@@ -1,5 +1,5 @@
 """Applying a plan with libcst: every statement the plan does not name is kept byte for
-byte; generated source (signatures, stubs, imports) is formatted by black first."""
+byte; generated source (signatures, stubs, imports) is formatted by ruff first."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def _is_docstring(statement: cst.BaseSmallStatement) -> bool:
     )
 
 
-# -- nodes from generated source (formatted by black, like a fresh module)
+# -- nodes from generated source (formatted by ruff, like a fresh module)
 
 
 def _with_spec(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> cst.BaseStatement:

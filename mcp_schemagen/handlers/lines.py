@@ -70,7 +70,7 @@ def meaningful(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
 
 
 def collapse(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    """At most two blank lines in a row, as black keeps them at the top level."""
+    """At most two blank lines in a row, as ruff's formatter (black's layout) keeps them at the top level."""
     out: list[cst.EmptyLine] = []
     run = 0
     for line in lines:

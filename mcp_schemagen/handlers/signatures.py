@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcp_schemagen.compile.ir import CONTENT_TYPES, Tool
+from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal
 
 
-def handler_module_spec(config: Config, tools: Sequence[Tool]) -> HandlerModuleSpec:
+def handler_module_spec(config: Config, tools: Sequence[CompiledTool]) -> HandlerModuleSpec:
     """One handler per tool, and the generated import of exactly the types they name."""
     used = sorted({name for tool in tools for name in tool.type_references()})
     imports = f"from .types import {', '.join(used)}" if used else ""
@@ -40,17 +40,14 @@ def handler_module_spec(config: Config, tools: Sequence[Tool]) -> HandlerModuleS
     )
 
 
-def _handler_docstring(tool: Tool) -> str | None:
+def _handler_docstring(tool: CompiledTool) -> str | None:
     """The tool's description, then an Args section with each parameter's description
     (Google style, which editors show on hover)."""
     parts = [tool.description.strip()] if tool.description and tool.description.strip() else []
-    schema = tool.source.definition.get("inputSchema")
-    properties = schema.get("properties") if isinstance(schema, dict) else None
     entries = []
     for parameter in tool.parameters:
-        subschema = properties.get(parameter.json_name) if isinstance(properties, dict) else None
-        text = subschema.get("description") if isinstance(subschema, dict) else None
-        if isinstance(text, str) and text.strip():
+        text = parameter.description
+        if text is not None and text.strip():
             first, *more = [line.strip() for line in text.strip().splitlines()]
             entries.append(
                 f"    {parameter.python_name}: {first}" + "".join(f"\n        {m}" for m in more)

@@ -31,7 +31,7 @@ def render_stub(handler: HandlerSpec) -> str:
 
 
 def render_new(spec: HandlerModuleSpec) -> str:
-    """A fresh handler module, already in black's style (so merges add stubs alike)."""
+    """A fresh handler module, already formatted by ruff (so merges add stubs alike)."""
     ParsedSpec.of(spec)  # reject a malformed spec here too
     head = f"{spec.docstring}\n\nfrom __future__ import annotations\n"
     if spec.managed_imports.strip():

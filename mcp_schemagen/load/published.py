@@ -41,9 +41,18 @@ _OBJECT_ROOT = (
 )
 
 
-def all_published(
-    definition: dict[str, Any], revisions: tuple[str, ...]
-) -> tuple[dict[str, dict[str, Any]], list[Omission]]:
+@dataclass(frozen=True)
+class Published:
+    """A tool as each targeted revision's clients receive it, and what each form leaves
+    out: worked out once per tool and build, read by the checks of each form and by the
+    omission warnings. (A generated server derives the same forms at start-up with the
+    same ``publish_tool``, from the one definition its dispatch data stores.)"""
+
+    forms: dict[str, dict[str, Any]]
+    omissions: tuple[Omission, ...]
+
+
+def publish(definition: dict[str, Any], revisions: tuple[str, ...]) -> Published:
     """Each named revision's form of the tool, and what each form leaves out."""
     forms: dict[str, dict[str, Any]] = {}
     omissions: list[Omission] = []
@@ -58,7 +67,7 @@ def all_published(
             else:
                 consequence = _CONSEQUENCES.get(field, f"the tool without {field}")
             omissions.append(Omission(name, field, consequence))
-    return forms, omissions
+    return Published(forms, tuple(omissions))
 
 
 def known_tool_fields() -> frozenset[str]:

@@ -29,7 +29,10 @@ class SpecError(Exception):
 
 
 @dataclass(frozen=True)
-class Revision:
+class PinnedSchema:
+    """A revision's schema file as specs/revisions.toml pins it (what the revision does is
+    mcp_schemagen.runtime.protocol's ``Revision``)."""
+
     name: str
     commit: str
     sha256: str
@@ -46,17 +49,17 @@ class Patch:
 
 @dataclass(frozen=True)
 class LoadedSpec:
-    revision: Revision
+    revision: PinnedSchema
     document: dict[str, Any]
     source: str
 
 
 @cache
-def pinned_revisions() -> tuple[Revision, ...]:
+def pinned_revisions() -> tuple[PinnedSchema, ...]:
     lock = tomllib.loads((data_dir("specs") / "revisions.toml").read_text(encoding="utf-8"))
     template: str = lock["upstream"]
     return tuple(
-        Revision(
+        PinnedSchema(
             name=entry["name"],
             commit=entry["commit"],
             sha256=entry["sha256"],
@@ -72,7 +75,7 @@ def revision_names() -> tuple[str, ...]:
     return tuple(r.name for r in pinned_revisions())
 
 
-def get_revision(name: str) -> Revision:
+def get_revision(name: str) -> PinnedSchema:
     for revision in pinned_revisions():
         if revision.name == name:
             return revision
@@ -90,12 +93,12 @@ def cache_dir() -> Path:
     return caches.folder("specs")
 
 
-def cached_path(revision: Revision) -> Path:
+def cached_path(revision: PinnedSchema) -> Path:
     # Named by hash so a re-pinned revision never reads a stale file.
     return cache_dir() / revision.name / f"{revision.sha256}.json"
 
 
-def _mirror_location(revision: Revision) -> str | None:
+def _mirror_location(revision: PinnedSchema) -> str | None:
     mirror = os.environ.get(MIRROR_ENV)
     if not mirror:
         return None
@@ -121,7 +124,7 @@ def _read(location: str) -> bytes:
     return Path(location).read_bytes()
 
 
-def _verified(revision: Revision, data: bytes, location: str) -> bytes:
+def _verified(revision: PinnedSchema, data: bytes, location: str) -> bytes:
     actual = hashlib.sha256(data).hexdigest()
     if actual != revision.sha256:
         raise SpecError(
@@ -134,7 +137,7 @@ def _verified(revision: Revision, data: bytes, location: str) -> bytes:
     return data
 
 
-def fetch(revision: Revision) -> tuple[bytes, str]:
+def fetch(revision: PinnedSchema) -> tuple[bytes, str]:
     """The verified bytes of a revision's schema.json and where they came from."""
     cached = cached_path(revision)
     tried: list[str] = []
@@ -161,7 +164,7 @@ def fetch(revision: Revision) -> tuple[bytes, str]:
     )
 
 
-def apply_patches(revision: Revision, document: dict[str, Any]) -> dict[str, Any]:
+def apply_patches(revision: PinnedSchema, document: dict[str, Any]) -> dict[str, Any]:
     """Apply the revision's patches to ``document`` (in place), each after checking that
     the value it replaces is exactly the one it expects."""
     for patch in patches():
@@ -227,7 +230,7 @@ def load(name: str) -> LoadedSpec:
     return LoadedSpec(revision=revision, document=document, source=source)
 
 
-def availability(revision: Revision) -> str:
+def availability(revision: PinnedSchema) -> str:
     """Where a revision can be read right now, without downloading anything."""
     mirror = _mirror_location(revision)
     if mirror and not mirror.startswith("http") and Path(mirror).is_file():

@@ -106,7 +106,7 @@ def _render(statements: list[ast.Import | ast.ImportFrom]) -> str:
 
 def sort_imports(source: str) -> str:
     """``source`` with its leading import block (the imports before any other statement
-    but a docstring) rebuilt in sorted form; black then lays out long statements."""
+    but a docstring) rebuilt in sorted form; ruff then lays out long statements."""
     tree = ast.parse(source)
     body = tree.body
     start = (

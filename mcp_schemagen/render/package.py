@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import jinja2
 
-from mcp_schemagen.compile.ir import CONTENT_TYPES, Tool
+from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
 from mcp_schemagen.compile.typegen import beyond_64_bits
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal, string_literal
@@ -45,11 +46,11 @@ def python_value(value: Any) -> str:
     return repr(value)
 
 
-def dispatch_row(tool: Tool) -> DispatchRow:
+def dispatch_row(tool: CompiledTool) -> DispatchRow:
     # The definition once (not each revision's form): the runtime derives the forms with
     # the same Revision.publish_tool the build checked them with (issue 9, point 22).
     return {
-        "definition": tool.source.definition,
+        "definition": tool.definition,
         "arguments": {p.json_name: p.python_name for p in tool.parameters},
         "defaults": {
             p.json_name: p.schema_default for p in tool.parameters if p.has_schema_default
@@ -81,13 +82,20 @@ def no_reuse(relative: str, unformatted: str) -> None:
     return None
 
 
+@dataclass(frozen=True)
+class RenderedPackage:
+    files: list[OutputFile]
+    # path relative to the package -> digest of the module's text before formatting, which
+    # the build record keeps so that the next build formats only the modules that changed
+    unformatted: dict[str, str]
+
+
 def render_package(
     config: Config,
-    tools: Sequence[Tool],
+    tools: Sequence[CompiledTool],
     inputs: dict[str, str],
     reuse: Reuse = no_reuse,
-    unformatted: dict[str, str] | None = None,
-) -> list[OutputFile]:
+) -> RenderedPackage:
     """Every generated module of the package except the protocol models and handlers.
 
     Each header lists the inputs its module depends on, so editing one tool file changes
@@ -130,23 +138,21 @@ def render_package(
         + '"""Types of each tool, one private module per tool and direction."""\n',
     }
     for tool in tools:
-        own = header([(tool.source.file, inputs[tool.source.file])])
+        own = header([(tool.file, inputs[tool.file])])
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             files[f"_types/{tool.output_module}.py"] = own + tool.output_types.source
     rendered = dict(sorted(files.items()))
-    if unformatted is not None:
-        unformatted.update({name: sha256_text(text) for name, text in rendered.items()})
     done = {name: reuse(name, text) for name, text in rendered.items()}
     # Only modules whose text changed since the build on disk are sorted and formatted again.
     pending = [name for name, text in done.items() if text is None]
     sources = [sort_imports(rendered[name]) for name in pending]
     formatted = dict(zip(pending, format_modules(sources), strict=True))
     outputs = [OutputFile(package / name, done[name] or formatted[name]) for name in rendered]
-    # Copied as they are: the runtime sources are black-formatted already (a test keeps
-    # them so), and a comment header does not change that.
+    # Copied as they are: the runtime sources are formatted already (a test keeps them
+    # so), and a comment header does not change that.
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")
     for source in runtime_sources():
         text = runtime_header + source.read_text(encoding="utf-8")
         outputs.append(OutputFile(package / "_runtime" / source.name, text))
-    return outputs
+    return RenderedPackage(outputs, {name: sha256_text(text) for name, text in rendered.items()})

@@ -69,8 +69,8 @@ def test_generated_package_passes_mypy_strict(example_builds: tuple[Path, Path])
 
 
 def test_runtime_sources_are_copied_already_formatted() -> None:
-    """The build copies mcp_schemagen/runtime without running black over it; that is only
-    right while each file is exactly what black would make of it."""
+    """The build copies mcp_schemagen/runtime without formatting it; that is only right
+    while each file is exactly what the generator's ruff would make of it."""
     from mcp_schemagen.render.formatting import format_python
     from mcp_schemagen.render.runtime_copy import runtime_sources
 
@@ -79,7 +79,7 @@ def test_runtime_sources_are_copied_already_formatted() -> None:
         for p in runtime_sources()
         if format_python(p.read_text(encoding="utf-8")) != p.read_text(encoding="utf-8")
     ]
-    assert unformatted == [], "run black (line length 100) over mcp_schemagen/runtime"
+    assert unformatted == [], "run .venv/bin/ruff format over mcp_schemagen/runtime"
 
 
 def test_generated_modules_are_clean_under_ruff_defaults_and_import_sorting(
