@@ -12,6 +12,7 @@ import jsonschema_rs
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.runtime.validation import compile_validator
+from mcp_schemagen.schema.walk import children
 
 DRAFT7 = "draft7"
 DRAFT202012 = "2020-12"
@@ -122,13 +123,6 @@ def _compile_problems(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
     return []
 
 
-_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
-# Keywords whose value maps names to subschemas: a property may be called "default".
-_NAME_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-)
-
-
 @dataclass(frozen=True)
 class _Node:
     schema: dict[str, Any]
@@ -138,23 +132,16 @@ class _Node:
 
 
 def _nodes(node: Any, pointer: str, base: str, resource: Any) -> Iterator[_Node]:
-    """Every subschema object, skipping values that are data (enum, const, default)."""
-    if isinstance(node, list):
-        for index, item in enumerate(node):
-            yield from _nodes(item, pointer_join(pointer, index), base, resource)
-        return
+    """Every subschema object, with the base URI and resource each is read against. The
+    values of unknown keywords are searched too: a reference a validator might follow
+    from there is checked all the same."""
     if not isinstance(node, dict):
         return
     if isinstance(node.get("$id"), str):
         base, resource = urljoin(base, node["$id"]), node
     yield _Node(node, pointer, base, resource)
-    for key, value in node.items():
-        where = pointer_join(pointer, key)
-        if key in _NAME_MAPS and isinstance(value, dict):
-            for name, subschema in value.items():
-                yield from _nodes(subschema, pointer_join(where, name), base, resource)
-        elif key not in _DATA_KEYWORDS:
-            yield from _nodes(value, where, base, resource)
+    for path, child in children(node, unknown=True):
+        yield from _nodes(child, pointer_join(pointer, *path), base, resource)
 
 
 def _resolve_pointer(root: Any, fragment: str) -> bool:

@@ -11,13 +11,8 @@ from typing import Any
 
 from mcp_schemagen.check.schema_checks import GENERATOR_INSTRUCTIONS
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
-from mcp_schemagen.schema.keywords import (
-    KEYWORDS,
-    ONE_SCHEMA,
-    RECURSION_2019,
-    SCHEMA_LISTS,
-    SCHEMA_MAPS,
-)
+from mcp_schemagen.schema.keywords import KEYWORDS, RECURSION_2019
+from mcp_schemagen.schema.walk import subschemas
 
 KNOWN_KEYWORDS = KEYWORDS | RECURSION_2019
 # The usual way to carry data for other tools in a schema; never reported.
@@ -28,28 +23,10 @@ _FOREIGN = {"nullable": 'an OpenAPI keyword; to allow null, add "null" to "type"
 
 def lint_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
-    for node, where in _subschemas(schema, pointer):
+    for node, where in subschemas(schema, pointer):
         problems.extend(_unknown_keywords(node, file, where))
         problems.extend(_unsatisfiable_required(node, file, where))
     return problems
-
-
-def _subschemas(node: Any, pointer: str) -> Iterator[tuple[dict[str, Any], str]]:
-    """Every schema object, found by structure: only values of keywords that hold
-    schemas are schemas (not `enum`, `default`, nor an unknown keyword's value)."""
-    if not isinstance(node, dict):
-        return
-    yield node, pointer
-    for key, value in node.items():
-        where = pointer_join(pointer, key)
-        if key in SCHEMA_MAPS and isinstance(value, dict):
-            for name, subschema in value.items():
-                yield from _subschemas(subschema, pointer_join(where, name))
-        elif key in SCHEMA_LISTS and isinstance(value, list):
-            for index, subschema in enumerate(value):
-                yield from _subschemas(subschema, pointer_join(where, index))
-        elif key in ONE_SCHEMA:
-            yield from _subschemas(value, where)
 
 
 def _unknown_keywords(node: dict[str, Any], file: str, pointer: str) -> Iterator[Diagnostic]:

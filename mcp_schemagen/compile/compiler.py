@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool, Parameter, TypeExport
+from mcp_schemagen.compile.type_expr import TypeExpr
 from mcp_schemagen.compile.type_names import (
     RESERVED_FUNCTION_NAMES,
     Names,
@@ -18,7 +18,8 @@ from mcp_schemagen.compile.type_names import (
     public_exports,
     reserve_tool_names,
 )
-from mcp_schemagen.compile.typegen import TypedModule, typed_module
+from mcp_schemagen.compile.typed_module import TypedModule
+from mcp_schemagen.compile.typegen import typed_module
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load.tools import ToolSource
 from mcp_schemagen.naming import pascal_case, python_identifier
@@ -43,41 +44,20 @@ _COMPOSITE_ROOT = frozenset(
 )
 
 
-def _is_simple(annotation: str) -> bool:
-    tree = ast.parse(annotation, mode="eval")
-    return all(
-        node.id in _SIMPLE_NAMES for node in ast.walk(tree) if isinstance(node, ast.Name)
-    ) and not any(
-        isinstance(node, ast.Constant) and node.value is not None for node in ast.walk(tree)
-    )
+def _is_simple(annotation: TypeExpr) -> bool:
+    return annotation.names() <= _SIMPLE_NAMES and not annotation.holds_values()
 
 
-def _allows_none(annotation: str) -> bool:
-    """Whether ``None`` is one of the annotation's top-level union members."""
-    node = ast.parse(annotation, mode="eval").body
-    members: list[ast.expr] = []
-    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        members.append(node.right)
-        node = node.left
-    members.append(node)
-    return any(isinstance(m, ast.Constant) and m.value is None for m in members)
-
-
-def _with_public_names(annotation: str, public: dict[str, str]) -> tuple[str, frozenset[str]]:
+def _with_public_names(
+    annotation: TypeExpr, public: dict[str, str]
+) -> tuple[TypeExpr, frozenset[str]] | None:
     """The annotation with each class of the tool's module by its public name, and those
-    names; ("", ...) when it holds anything else than such classes and simple builtins
-    (a Literal, say), which then gets an alias of its own."""
-    tree = ast.parse(annotation, mode="eval")
-    used: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and node.value is not None:
-            return "", frozenset()
-        if isinstance(node, ast.Name) and node.id not in _SIMPLE_NAMES:
-            if node.id not in public:
-                return "", frozenset()
-            node.id = public[node.id]
-            used.add(node.id)
-    return ast.unparse(tree), frozenset(used)
+    names; None when it holds anything else than such classes and simple builtins (a
+    Literal, say), which then gets an alias of its own."""
+    own = annotation.names() - _SIMPLE_NAMES
+    if annotation.holds_values() or not own <= public.keys():
+        return None
+    return annotation.renamed(public), frozenset(public[name] for name in own)
 
 
 _SCHEMA_PATH = re.compile(r"\s*Schema path: #(/\S*?)\.?$")
@@ -122,7 +102,7 @@ def _parameters(
     public: dict[str, str],
     prefix: str,
     names: Names,
-) -> tuple[list[Parameter], list[tuple[str, str]], list[Diagnostic]]:
+) -> tuple[list[Parameter], list[tuple[str, TypeExpr]], list[Diagnostic]]:
     """Keyword parameters, one per property. A property typed by one named class of the
     tool's module uses that class's public name; any other non-builtin type gets a
     public alias (returned, to be added to the module), so signatures stay short."""
@@ -130,7 +110,7 @@ def _parameters(
     required = set(schema.get("required", []))
     seen: dict[str, str] = {}
     problems: list[Diagnostic] = []
-    aliases: list[tuple[str, str]] = []
+    aliases: list[tuple[str, TypeExpr]] = []
     parameters: list[Parameter] = []
     for json_name, subschema in properties.items():
         python_name = python_identifier(json_name)
@@ -146,17 +126,17 @@ def _parameters(
             )
             continue
         seen[python_name] = json_name
-        annotation = types.fields.get(json_name, "Any")
+        annotation = types.fields.get(json_name, TypeExpr.named("Any"))
         references: frozenset[str] = frozenset()
-        substituted, named = _with_public_names(annotation, public)
-        if named:
+        substituted = _with_public_names(annotation, public)
+        if substituted is not None and substituted[1]:
             # Classes of the module by their public names (`Place | PlanTripDestination`),
             # rather than an alias: no second name for the same type.
-            annotation, references = substituted, named
+            annotation, references = substituted
         elif not _is_simple(annotation):
             alias = names.claim(prefix + pascal_case(json_name))
             aliases.append((alias, annotation))
-            annotation = alias
+            annotation = TypeExpr.named(alias)
             references = frozenset({alias})
         default = subschema.get("default") if isinstance(subschema, dict) else None
         has_default = isinstance(subschema, dict) and "default" in subschema
@@ -164,22 +144,22 @@ def _parameters(
             default_source = None
         elif has_default and isinstance(default, _SCALARS):
             default_source = _python_literal(default)
-            if default is None and not _allows_none(annotation):
+            if default is None and not annotation.allows_none():
                 # `"default": null` on a property whose schema rejects null (common in
                 # real servers): the dispatcher passes None when the argument is
                 # omitted, so the parameter must admit it.
-                annotation = f"{annotation} | None"
+                annotation = annotation.or_none()
         elif has_default:
             default_source = None  # mutable default: the dispatcher passes a fresh copy
         else:
-            annotation = annotation if _allows_none(annotation) else f"{annotation} | None"
+            annotation = annotation if annotation.allows_none() else annotation.or_none()
             default_source = "None"
         text = subschema.get("description") if isinstance(subschema, dict) else None
         parameters.append(
             Parameter(
                 json_name,
                 python_name,
-                annotation,
+                annotation.text,
                 references,
                 default_source,
                 has_default,
@@ -191,34 +171,6 @@ def _parameters(
     # (they are keyword-only) but it reads like the schema's "required".
     parameters.sort(key=lambda p: p.default_source is not None)
     return parameters, aliases, problems
-
-
-_TYPING = frozenset({"Any", "Literal", "NotRequired", "Required", "TypeAlias", "TypedDict"})
-
-
-def _typing_names(annotation: str) -> set[str]:
-    """Names from ``typing`` an annotation uses: an alias must import what it names."""
-    tree = ast.parse(annotation, mode="eval")
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in _TYPING}
-
-
-def _with_aliases(types: TypedModule, aliases: list[tuple[str, str]]) -> TypedModule:
-    if not aliases:
-        return types
-    definitions = "\n".join(f"{alias}: TypeAlias = {annotation}" for alias, annotation in aliases)
-    # The import joins the others at the top, after `from __future__` (which must be first).
-    head, future, rest = types.source.partition("from __future__ import annotations\n")
-    used = {"TypeAlias"} | {name for _, annotation in aliases for name in _typing_names(annotation)}
-    for name in sorted(used):
-        if not re.search(rf"^from typing import .*\b{name}\b", rest, re.MULTILINE):
-            rest = f"from typing import {name}\n" + rest
-    source = f"{head}{future}{rest}\n\n{definitions}\n"
-    return TypedModule(
-        source,
-        types.root,
-        types.fields,
-        types.names | {alias for alias, _ in aliases},
-    )
 
 
 def compile_tools(
@@ -250,7 +202,7 @@ def compile_tools(
                 source.file, source.pointer, input_schema, input_types, public, prefix, names
             )
             problems.extend(found)
-            input_types = _with_aliases(input_types, aliases)
+            input_types = input_types.with_aliases(aliases)
             exports += [TypeExport(alias, input_module, alias) for alias, _ in aliases]
         else:
             whole = "arguments"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_schemagen.compile.typegen import TypedModule
+from mcp_schemagen.compile.typed_module import TypedModule
 
 # Re-exported by types.py beside every tool's types, so that handler signatures need one
 # import; no tool's type may take one of these names.

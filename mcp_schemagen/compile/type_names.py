@@ -4,7 +4,6 @@ a builtin or an imported type), then each tool's root type names, then nested ty
 
 from __future__ import annotations
 
-import ast
 import builtins
 import dataclasses
 import json
@@ -14,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool, TypeExport
-from mcp_schemagen.compile.typegen import TypedModule
+from mcp_schemagen.compile.typed_module import TypedClass, TypedModule
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load.tools import ToolSource
 from mcp_schemagen.naming import pascal_case, python_identifier
@@ -92,9 +91,7 @@ def _member_names(types: TypedModule) -> dict[str, str]:
     """Better names for classes datamodel-code-generator numbered apart (the anonymous
     members of one union: `Destination`, `Destination1`, ...): each after the keys it
     requires, or has (`DestinationLatLon`), when that tells every member apart."""
-    classes = {
-        node.name: node for node in ast.parse(types.source).body if isinstance(node, ast.ClassDef)
-    }
+    classes = {typed.name: typed for typed in types.classes}
     families: dict[str, list[str]] = {}
     for name in classes:
         numbered = _NUMBERED.fullmatch(name)
@@ -108,22 +105,10 @@ def _member_names(types: TypedModule) -> dict[str, str]:
     return renamed
 
 
-def _keys_name(node: ast.ClassDef) -> str:
-    fields = [
-        (item.target.id, not _is_not_required(item.annotation))
-        for item in node.body
-        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
-    ]
+def _keys_name(typed: TypedClass) -> str:
+    fields = typed.keys
     keys = [name for name, required in fields if required] or [name for name, _ in fields]
     return "".join(pascal_case(key) for key in keys[:3]) if keys else ""
-
-
-def _is_not_required(annotation: ast.expr) -> bool:
-    return (
-        isinstance(annotation, ast.Subscript)
-        and isinstance(annotation.value, ast.Name)
-        and annotation.value.id == "NotRequired"
-    )
 
 
 def public_exports(

@@ -11,7 +11,6 @@ import hashlib
 import json
 import re
 import warnings
-from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
@@ -20,29 +19,17 @@ from urllib.parse import quote, unquote
 
 from mcp_schemagen import __version__
 from mcp_schemagen.caches import store
+from mcp_schemagen.compile.type_expr import TypeExpr
+from mcp_schemagen.compile.typed_module import Import, TypedClass, TypedModule
 from mcp_schemagen.naming import docstring_literal, pascal_case, string_literal
 from mcp_schemagen.schema.keywords import (
     DEFINITIONS,
     KEYWORDS,
-    ONE_SCHEMA,
-    OTHER_SCHEMA_MAPS,
-    SCHEMA_LISTS,
+    PROPERTIES,
 )
+from mcp_schemagen.schema.walk import position
 
 _WRAPPERS = ("NotRequired", "Required", "ReadOnly")
-
-
-@dataclass(frozen=True)
-class TypedModule:
-    """Source of a module defining ``root`` (a TypedDict, or a type alias), and for an object
-    root the annotation of each of its keys, as source text valid inside that module."""
-
-    source: str
-    root: str
-    fields: dict[str, str]
-    names: frozenset[str]  # every top-level name the module defines
-    # what datamodel-code-generator warned about, for the caller to report as its own
-    generator_warnings: tuple[str, ...] = ()
 
 
 def _options() -> dict[str, Any]:
@@ -244,21 +231,24 @@ class _Shield:
                 # formatted value as a string all the same; the generator would type
                 # "binary" as bytes, and warn about formats it does not know.
                 continue
-            elif key in ("properties", "patternProperties") and isinstance(value, dict):
-                shielded[key] = {self._name(k): self._walk(v) for k, v in value.items()}
-            elif key in DEFINITIONS and isinstance(value, dict):
-                shielded[key] = {self._definition(k): self._walk(v) for k, v in value.items()}
-            elif key in OTHER_SCHEMA_MAPS and isinstance(value, dict):
-                shielded[key] = {k: self._walk(v) for k, v in value.items()}
             elif key == "$ref" and isinstance(value, str):
                 shielded[key] = self._reference(value)
-            elif key in SCHEMA_LISTS and isinstance(value, list):
+            elif (kind := position(key, value)) == "map":
+                shielded[key] = {self._map_key(key, k): self._walk(v) for k, v in value.items()}
+            elif kind == "list":
                 shielded[key] = [self._walk(v) for v in value]
-            elif key in ONE_SCHEMA:
+            elif kind == "one":
                 shielded[key] = self._walk(value)
             else:
                 shielded[key] = value
         return shielded
+
+    def _map_key(self, keyword: str, name: str) -> str:
+        """A name in a map of subschemas: property and definition names each shielded
+        their own way, the rest (dependentSchemas) kept."""
+        if keyword in PROPERTIES:
+            return self._name(name)
+        return self._definition(name) if keyword in DEFINITIONS else name
 
     def restore_text(self, text: str) -> str:
         """A message of the generator's with schema text in place of tokens."""
@@ -283,18 +273,65 @@ class _Shield:
 
 def typed_module(schema: Any, root: str, cache_dir: Path | None = None) -> TypedModule:
     if _is_any(schema):
-        source = f"from __future__ import annotations\n\nfrom typing import Any, TypeAlias\n\n{root}: TypeAlias = Any\n"
-        return TypedModule(source, root, {}, frozenset({root}))
+        imports = frozenset({Import("typing", "Any"), Import("typing", "TypeAlias")})
+        body = f"{root}: TypeAlias = Any"
+        return TypedModule(root, imports, body, {}, (), frozenset({root}))
     shield = _Shield(schema)
     generated, notes = _run_generator(shield.schema, root, cache_dir)
     source = shield.restore(generated)
+    # The one reading of the generator's text: everything later stages need, as data.
     tree = ast.parse(source)
+    segments = _Segments(source)
+    imports, body = _split_imports(tree, source)
     return TypedModule(
-        source,
         root,
-        _root_fields(tree, source, root),
+        imports,
+        body,
+        _root_fields(tree, segments, root),
+        _classes(tree),
         frozenset(_top_level_names(tree)),
         tuple(shield.restore_text(note) for note in notes),
+    )
+
+
+def _split_imports(tree: ast.Module, source: str) -> tuple[frozenset[Import], str]:
+    """The leading imports (``from __future__`` aside, which every module gets) as
+    records, and the text after them."""
+    imports: set[Import] = set()
+    end = 0
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            if node.module != "__future__":
+                imports |= {Import(node.module or "", a.name, a.asname or "") for a in node.names}
+        elif isinstance(node, ast.Import):
+            imports |= {Import(a.name, "", a.asname or "") for a in node.names}
+        else:
+            break
+        end = node.end_lineno or node.lineno
+    lines = re.split(r"(?<=\n)", source)
+    return frozenset(imports), "".join(lines[end:]).strip("\n")
+
+
+def _classes(tree: ast.Module) -> tuple[TypedClass, ...]:
+    return tuple(
+        TypedClass(
+            node.name,
+            tuple(
+                (item.target.id, not _is_not_required(item.annotation))
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            ),
+        )
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+    )
+
+
+def _is_not_required(annotation: ast.expr) -> bool:
+    return (
+        isinstance(annotation, ast.Subscript)
+        and isinstance(annotation.value, ast.Name)
+        and annotation.value.id == "NotRequired"
     )
 
 
@@ -333,18 +370,39 @@ class _Segments:
         return b"".join(parts).decode("utf-8")
 
 
-def _unwrap(annotation: ast.expr, segments: _Segments) -> str:
+def _unwrap(annotation: ast.expr, segments: _Segments) -> TypeExpr:
     while (
         isinstance(annotation, ast.Subscript)
         and isinstance(annotation.value, ast.Name)
         and annotation.value.id in _WRAPPERS
     ):
         annotation = annotation.slice
-    return " ".join(segments.of(annotation).split())
+    return _type_expr(annotation, segments)
 
 
-def _root_fields(tree: ast.Module, source: str, root: str) -> dict[str, str]:
-    segments = _Segments(source)
+def _type_expr(node: ast.expr, segments: _Segments) -> TypeExpr:
+    text = " ".join(segments.of(node).split())
+    if isinstance(node, ast.Name):
+        return TypeExpr("name", text, node.id)
+    if isinstance(node, ast.Constant):
+        return TypeExpr("none" if node.value is None else "value", text)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        members: list[ast.expr] = []
+        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            members.append(node.right)
+            node = node.left
+        members.append(node)
+        args = tuple(_type_expr(m, segments) for m in reversed(members))
+        return TypeExpr("union", text, args=args)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        args = tuple(_type_expr(item, segments) for item in items)
+        return TypeExpr("generic", text, node.value.id, args)
+    used = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    return TypeExpr("other", text, other_names=used)
+
+
+def _root_fields(tree: ast.Module, segments: _Segments, root: str) -> dict[str, TypeExpr]:
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == root:
             return {

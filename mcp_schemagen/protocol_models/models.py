@@ -38,7 +38,7 @@ import copy
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from importlib import metadata
 from pathlib import Path
@@ -57,6 +57,7 @@ from mcp_schemagen.render.formatting import format_python
 from mcp_schemagen.render.imports import sort_imports
 from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.runtime import protocol
+from mcp_schemagen.schema.walk import subschemas
 
 PACKAGE_DOCSTRING: Final = "Typed models of the MCP protocol, one module per pinned revision."
 
@@ -204,7 +205,7 @@ def prepare_schema(document: Mapping[str, Any]) -> dict[str, Any]:
     definitions: dict[str, Any] = prepared[key]
     # Discriminators first: a discriminated union that is an array's items becomes a
     # class, so it is marked before hoisting decides what becomes a class.
-    for node in _schema_nodes(prepared):
+    for node, _ in subschemas(prepared):
         _widen_number(node)
         _mark_discriminated_union(node, definitions)
     _Hoister(definitions, key).hoist_all()
@@ -234,7 +235,7 @@ def _rename_definitions(document: dict[str, Any], key: str) -> None:
     # Rebuilt in the original order: renaming moves no class in the module.
     document[key] = {new_names.get(name, name): node for name, node in definitions.items()}
     targets = {f"#/{key}/{old}": f"#/{key}/{new}" for old, new in new_names.items()}
-    for node in _schema_nodes(document):
+    for node, _ in subschemas(document):
         ref = node.get("$ref")
         if isinstance(ref, str) and unquote(ref) in targets:
             node["$ref"] = targets[unquote(ref)]
@@ -331,42 +332,6 @@ def _letters(index: int) -> str:
         index, remainder = divmod(index - 1, 26)
         letters = chr(ord("A") + remainder) + letters
     return letters
-
-
-_SUBSCHEMA_MAPS: Final = ("properties", "patternProperties", "$defs", "definitions")
-_SUBSCHEMA_LISTS: Final = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_SUBSCHEMAS: Final = (
-    "items",
-    "additionalProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-)
-
-
-def _schema_nodes(node: Any) -> Iterator[dict[str, Any]]:
-    """Every schema object in ``node``, parents first, in document order.
-
-    Only keyword positions are followed, so data that looks like a schema (a property
-    named ``anyOf``, an ``enum`` value, a ``default``) is never taken for one.
-    """
-    if not isinstance(node, dict):
-        return
-    yield node
-    for key, value in node.items():
-        if key in _SUBSCHEMA_MAPS and isinstance(value, dict):
-            for sub in value.values():
-                yield from _schema_nodes(sub)
-        elif key in _SUBSCHEMA_LISTS and isinstance(value, list):
-            for sub in value:
-                yield from _schema_nodes(sub)
-        elif key in _SUBSCHEMAS:
-            yield from _schema_nodes(value)
 
 
 def _widen_number(node: dict[str, Any]) -> None:
