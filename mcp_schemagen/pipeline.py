@@ -1,5 +1,6 @@
-"""load -> check -> compile -> render -> format -> merge: a pure function from a project
-folder to the files that should be on disk. Only mcp_schemagen.write.disk touches the disk."""
+"""load -> check -> compile -> render -> merge: from a project folder to the files that
+should be on disk, which mcp_schemagen.write puts there (or diffs). Nothing here writes
+to the project; the user cache (mcp_schemagen.caches) is filled on the way."""
 
 from __future__ import annotations
 

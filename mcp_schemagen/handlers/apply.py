@@ -26,7 +26,7 @@ from mcp_schemagen.handlers.module import HandlerModule, Top
 from mcp_schemagen.handlers.plan import Plan, managed_statements, same_signature, user_kwarg
 from mcp_schemagen.handlers.spec import HandlerSpec, ParsedSpec, is_managed_import
 from mcp_schemagen.handlers.stubs import MARKER_PREFIX, ORPHAN_BANNER, marker_comment, render_stub
-from mcp_schemagen.render.formatting import format_python
+from mcp_schemagen.render.formatting import format_modules, format_unsorted
 
 # A section is rebuilt from entries: a statement that stays, or the lines a statement that
 # leaves leaves behind (comments separated from it by a blank line belong to what follows).
@@ -34,6 +34,7 @@ _Entry = cst.BaseStatement | list[cst.EmptyLine]
 
 
 def apply_plan(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> str:
+    _format_ahead(module, spec, plan)
     nodes = [top.node for top in module.tops]
     for index, handler in plan.update.items():
         nodes[index] = _with_spec(module.tops[index], handler, spec.signatures[handler.function])
@@ -160,21 +161,53 @@ def _is_docstring(statement: cst.BaseSmallStatement) -> bool:
 # -- nodes from generated source (formatted by ruff, like a fresh module)
 
 
+# Generated source -> ruff's layout of it. Filled for a whole merge at once (one ruff
+# process for every changed signature, new stub and import block), and kept across merges.
+_FORMATTED: dict[str, str] = {}
+
+
+def _format_ahead(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
+    sources = []
+    for index, handler in plan.update.items():
+        top = module.tops[index]
+        if not same_signature(top, spec.signatures[handler.function]):
+            sources.append(_header_source(handler, _is_async(top), _user_kwargs(top)))
+    sources += [render_stub(h) for h in plan.append if h.function not in plan.restore]
+    if plan.imports is not None and plan.imports.strip():
+        sources.append(plan.imports)
+    pending = [source for source in dict.fromkeys(sources) if source not in _FORMATTED]
+    if len(_FORMATTED) + len(pending) > 4096:
+        _FORMATTED.clear()
+    _FORMATTED.update(zip(pending, format_modules(pending, sort=False), strict=True))
+
+
+def _formatted(source: str) -> str:
+    if source not in _FORMATTED:
+        _FORMATTED[source] = format_unsorted(source)
+    return _FORMATTED[source]
+
+
+def _is_async(top: Top) -> bool:
+    return isinstance(top.node, cst.FunctionDef) and top.node.asynchronous is not None
+
+
+def _user_kwargs(top: Top) -> str:
+    """The source of the user's ``**kwargs`` parameter, which a new signature keeps."""
+    kwarg = user_kwarg(top)
+    if kwarg is None:
+        return ""
+    return ast.unparse(
+        ast.arguments(
+            posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[], kwarg=kwarg
+        )
+    )
+
+
 def _with_spec(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> cst.BaseStatement:
     node = top.node
     assert isinstance(node, cst.FunctionDef)
     if not same_signature(top, wanted):
-        kwarg = user_kwarg(top)
-        extra = (
-            ""
-            if kwarg is None
-            else ast.unparse(
-                ast.arguments(
-                    posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[], kwarg=kwarg
-                )
-            )
-        )
-        header = _header(handler, is_async=node.asynchronous is not None, extra=extra)
+        header = _header(handler, is_async=_is_async(top), extra=_user_kwargs(top))
         node = node.with_changes(
             whitespace_after_name=header.whitespace_after_name,
             whitespace_before_params=header.whitespace_before_params,
@@ -187,13 +220,16 @@ def _with_spec(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> cst.B
     return node
 
 
+def _header_source(handler: HandlerSpec, is_async: bool, extra: str) -> str:
+    keyword = "async def" if is_async else "def"
+    parameters = ", ".join(p for p in (handler.parameters, extra) if p)
+    return f"{keyword} {handler.function}({parameters}) -> {handler.returns}:\n    pass\n"
+
+
 @lru_cache(maxsize=1024)
 def _header(handler: HandlerSpec, is_async: bool, extra: str = "") -> cst.FunctionDef:
     """The generated signature; ``extra`` is the source of a user's ``**kwargs``, kept."""
-    keyword = "async def" if is_async else "def"
-    parameters = ", ".join(p for p in (handler.parameters, extra) if p)
-    source = f"{keyword} {handler.function}({parameters}) -> {handler.returns}:\n    pass\n"
-    node = cst.parse_module(format_python(source)).body[0]
+    node = cst.parse_module(_formatted(_header_source(handler, is_async, extra))).body[0]
     assert isinstance(node, cst.FunctionDef)
     return node
 
@@ -202,7 +238,7 @@ def _header(handler: HandlerSpec, is_async: bool, extra: str = "") -> cst.Functi
 def _new_stub(handler: HandlerSpec) -> cst.FunctionDef:
     # A statement first, so that the marker comment is the def's leading line, not the
     # module's header.
-    source = "_ = 0\n\n\n" + format_python(render_stub(handler))
+    source = "_ = 0\n\n\n" + _formatted(render_stub(handler))
     node = cst.parse_module(source).body[1]
     assert isinstance(node, cst.FunctionDef)
     return node
@@ -210,7 +246,7 @@ def _new_stub(handler: HandlerSpec) -> cst.FunctionDef:
 
 @lru_cache(maxsize=256)
 def _import_lines_cached(source: str) -> tuple[cst.SimpleStatementLine, ...]:
-    lines = cst.parse_module(format_python(source) if source.strip() else "").body
+    lines = cst.parse_module(_formatted(source) if source.strip() else "").body
     assert all(isinstance(line, cst.SimpleStatementLine) for line in lines)
     return tuple(line for line in lines if isinstance(line, cst.SimpleStatementLine))
 

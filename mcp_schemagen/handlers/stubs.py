@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, ParsedSpec
-from mcp_schemagen.render.formatting import format_python
+from mcp_schemagen.render.formatting import format_unsorted
 
 # One line of at most 88 characters, so that no line-length linter objects to it.
 ORPHAN_BANNER = (
@@ -36,4 +36,4 @@ def render_new(spec: HandlerModuleSpec) -> str:
     head = f"{spec.docstring}\n\nfrom __future__ import annotations\n"
     if spec.managed_imports.strip():
         head += f"\n{spec.managed_imports.strip()}\n"
-    return format_python("\n\n".join([head, *(render_stub(h) for h in spec.handlers)]))
+    return format_unsorted("\n\n".join([head, *(render_stub(h) for h in spec.handlers)]))

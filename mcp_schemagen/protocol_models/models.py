@@ -54,7 +54,6 @@ from mcp_schemagen.caches import folder, store
 from mcp_schemagen.load.specs import LoadedSpec, patches
 from mcp_schemagen.render import formatting
 from mcp_schemagen.render.formatting import format_python
-from mcp_schemagen.render.imports import sort_imports
 from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.runtime import protocol
 from mcp_schemagen.schema.walk import subschemas
@@ -139,7 +138,7 @@ def render_protocol_module(spec: LoadedSpec, *, use_cache: bool = True) -> str:
     text = dmcg.generate(prepared, custom_file_header=file_header, **GENERATOR_OPTIONS)
     if not isinstance(text, str):  # one input document gives one module
         raise TypeError(f"datamodel-code-generator returned {type(text).__name__}, not a module")
-    formatted = format_python(sort_imports(text))
+    formatted = format_python(text)
     if cached is not None:
         store(cached, formatted.encode("utf-8"))
     return formatted

@@ -17,7 +17,6 @@ from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal, string_literal
 from mcp_schemagen.package_data import data_dir
 from mcp_schemagen.render.formatting import format_modules
-from mcp_schemagen.render.imports import sort_imports, sorted_names
 from mcp_schemagen.render.output import OutputFile
 from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.render.runtime_copy import runtime_sources
@@ -132,7 +131,7 @@ def render_package(
             "types.py.jinja",
             header=top,
             exports=[e for t in tools for e in t.exports],
-            all_names=sorted_names([*CONTENT_TYPES, *(e.public for t in tools for e in t.exports)]),
+            all_names=[*CONTENT_TYPES, *(e.public for t in tools for e in t.exports)],
         ),
         "_types/__init__.py": header([])
         + '"""Types of each tool, one private module per tool and direction."""\n',
@@ -146,7 +145,7 @@ def render_package(
     done = {name: reuse(name, text) for name, text in rendered.items()}
     # Only modules whose text changed since the build on disk are sorted and formatted again.
     pending = [name for name, text in done.items() if text is None]
-    sources = [sort_imports(rendered[name]) for name in pending]
+    sources = [rendered[name] for name in pending]
     formatted = dict(zip(pending, format_modules(sources), strict=True))
     outputs = [OutputFile(package / name, done[name] or formatted[name]) for name in rendered]
     # Copied as they are: the runtime sources are formatted already (a test keeps them

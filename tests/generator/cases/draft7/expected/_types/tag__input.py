@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TypeAlias, TypedDict
 
-
 Tag: TypeAlias = str
 
 
