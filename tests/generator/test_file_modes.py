@@ -1,5 +1,5 @@
 """Files the tool writes get the mode any new file gets under the umask, and a rewrite
-keeps the mode the owner gave a file (mcp_schemagen/write.py)."""
+keeps the mode the owner gave a file (mcp_schemagen/write/disk.py, mcp_schemagen/atomic.py)."""
 
 from __future__ import annotations
 

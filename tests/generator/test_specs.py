@@ -1,4 +1,4 @@
-"""mcp_schemagen/specs.py: getting a pinned schema over HTTP, verifying it, caching it, patching it.
+"""mcp_schemagen/load/specs.py: getting a pinned schema over HTTP, verifying it, caching it, patching it.
 
 A local HTTP server on 127.0.0.1 serves a temporary copy of ../shared/specs laid out as
 ``REV/schema.json`` and is set as ``MCP_CODEGEN_SPEC_MIRROR``. Each revision's upstream
