@@ -564,3 +564,25 @@ def test_from_a_wheel_a_new_project_installs_by_its_readme_and_passes_its_tests(
         "from mcp_schemagen.install_source import current_source; print(current_source().origin)",
     )
     assert origin.strip() == f"the wheel {wheel}"
+
+
+def test_its_tool_list_test_follows_the_tool_files_and_fails_readably(tmp_path: Path) -> None:
+    root = scaffold.scaffold(NAME, tmp_path / "p", ["2026-07-28"])
+    shout = {
+        "name": "shout",
+        "description": "Say it louder.",
+        "inputSchema": {"type": "object", "properties": {"words": {"type": "string"}}},
+    }
+    (root / "tools" / "shout.yaml").write_text(yaml.safe_dump(shout), encoding="utf-8")
+    assert run_cli("build", "-q", str(root))[0] == 0
+    selected = ("-q", "-p", "no:cacheprovider", "tests/test_server.py", "-k", "lists_every_tool")
+    assert "1 passed" in _run(sys.executable, "-m", "pytest", *selected, cwd=root)
+    # A tool file the server does not serve yet (not built): the test says which, plainly.
+    (root / "tools" / "whisper.json").write_text(json.dumps({**shout, "name": "whisper"}))
+    failed = subprocess.run(
+        [sys.executable, "-m", "pytest", *selected], cwd=root, capture_output=True, text=True
+    )
+    assert failed.returncode == 1, failed.stdout
+    assert "ExceptionGroup" not in failed.stdout
+    assert "AssertionError" in failed.stdout or "assert [" in failed.stdout
+    assert "'whisper'" in failed.stdout
