@@ -586,3 +586,15 @@ def test_its_tool_list_test_follows_the_tool_files_and_fails_readably(tmp_path: 
     assert "ExceptionGroup" not in failed.stdout
     assert "AssertionError" in failed.stdout or "assert [" in failed.stdout
     assert "'whisper'" in failed.stdout
+
+
+@pytest.mark.parametrize("revisions", [None, ["2024-11-05"], ["2025-06-18", "2026-07-28"]])
+def test_a_fresh_project_builds_without_a_warning(
+    revisions: list[str] | None, tmp_path: Path
+) -> None:
+    root = scaffold.scaffold(NAME, tmp_path / "p", revisions)
+    assert [str(w) for w in plan(root).warnings] == []
+    (root / NAME / "_manifest.json").unlink()  # a full build, as after a change
+    code, _, err = run_cli("build", str(root))
+    assert code == 0
+    assert [line for line in err.splitlines() if "compiling" not in line] == []
