@@ -317,11 +317,17 @@ def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Pa
 def test_runtime_bounds_follow_mcp_codegen_itself() -> None:
     # The generator's own pyproject lists the generated servers' runtime; keep one truth.
     ours = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    by_name = {re.split(r"[<>=!~]", r, maxsplit=1)[0]: r for r in ours["dependencies"]}
-    for requirement in scaffold.RUNTIME_DEPENDENCIES:
-        name = re.split(r"[<>=!~]", requirement, maxsplit=1)[0]
-        if name in by_name:
-            assert by_name[name] == requirement
+    extras = ours["optional-dependencies"]
+    for requirements, listed in (
+        (scaffold.RUNTIME_DEPENDENCIES, ours["dependencies"]),
+        (scaffold.HTTP_DEPENDENCIES, extras["dev"]),
+        (scaffold.PROTOCOL_DEPENDENCIES, [*extras["dev"], *ours["dependencies"]]),
+    ):
+        by_name = {re.split(r"[<>=!~ ]", r, maxsplit=1)[0]: r for r in listed}
+        for requirement in requirements:
+            name = re.split(r"[<>=!~]", requirement, maxsplit=1)[0]
+            # every one is listed there: a renamed or dropped dependency fails, not skips
+            assert by_name.get(name) == requirement, (name, sorted(by_name))
 
 
 def test_pre_commit_config_is_a_local_hook_on_the_right_files(project: Path) -> None:
