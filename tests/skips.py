@@ -37,8 +37,7 @@ def pytest_runtest_makereport(
     if reason is not None and under_ci():
         report.outcome = "failed"
         report.longrepr = (
-            f"skipped under CI ({CI_ENV}={os.environ[CI_ENV]}), where every test must run: "
-            f"{reason}"
+            f"skipped under CI ({CI_ENV}={os.environ[CI_ENV]}), where every test must run: {reason}"
         )
 
 

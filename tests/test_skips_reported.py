@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.paths import REPO
 
-SAMPLE = '''
+SAMPLE = """
 import pytest
 
 needs_thing = pytest.mark.skipif(True, reason="needs the thing (install it)")
@@ -33,7 +33,7 @@ def test_runs() -> None:
 @pytest.mark.xfail(reason="known")
 def test_expected_failure() -> None:
     raise AssertionError
-'''
+"""
 
 
 def _run(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
