@@ -14,7 +14,16 @@ import struct
 import zlib
 from typing import Literal
 
-from example_server.api import Elicit, Sample, ToolError, form, get_context, image, resource_link, text
+from example_server.api import (
+    Elicit,
+    Sample,
+    ToolError,
+    form,
+    get_context,
+    image,
+    resource_link,
+    text,
+)
 from example_server.types import WeatherForecastDay
 
 from .types import (

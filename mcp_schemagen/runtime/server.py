@@ -25,6 +25,7 @@ from . import jsonrpc
 from .context import Context, enter, leave
 from .cursor import encode_cursor, page_index
 from .interaction import Channel, ClientCapabilityMissing, Interrupt, round_channel
+from . import exact_json
 from .jsonrpc import RequestId, RpcError, dumps_exact, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
@@ -50,7 +51,7 @@ from .workers import run_in_worker
 
 Reply = bytes | None | Awaitable[bytes | None]
 
-_loads = orjson.loads
+_loads = exact_json.loads  # integers beyond 64 bits stay integers
 _JSONDecodeError = orjson.JSONDecodeError
 _PLAIN = frozenset({str, dict, list, type(None)})  # return values that are never awaitable
 
