@@ -21,11 +21,10 @@ from typing import Any
 
 import orjson
 
-from . import jsonrpc
+from . import exact_json, jsonrpc
 from .context import Context, enter, leave
 from .cursor import encode_cursor, page_index
 from .interaction import Channel, ClientCapabilityMissing, Interrupt, round_channel
-from . import exact_json
 from .jsonrpc import RequestId, RpcError, dumps_exact, is_request_id
 from .protocol import (
     INTERNAL_ERROR,
