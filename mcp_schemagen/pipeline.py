@@ -88,7 +88,7 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
             )
         )
     for source in sources:
-        problems.extend(check_tool(source, config.revisions))
+        problems.extend(check_tool(source, config.revisions, frozenset(config.accept_keywords)))
     problems.extend(omission_warnings(sources, config.revisions, config.accept_omitted))
     problems.extend(_duplicate_names(sources))
     return sources, problems
