@@ -64,7 +64,9 @@ def test_handler_module_messages_name_it_relative_to_the_project(project: Path) 
     write_project(project, {"other.json": tool("other")})
     code, _, err = run_cli("build", "-q", str(project))
     assert code == 3
-    assert err.startswith("server/handlers.py#: error: cannot read the handler module: it does not parse")
+    assert err.startswith(
+        "server/handlers.py#: error: cannot read the handler module: it does not parse"
+    )
 
 
 @pytest.mark.parametrize(
