@@ -104,14 +104,26 @@ def lock() -> None:
     print(f"wrote {LOCK.name}; run `python3 tasks.py test` before committing it")
 
 
+def _example_page_size() -> int:
+    """The example's `page-size`: small on purpose, so that clients see pagination."""
+    import tomllib
+
+    settings = tomllib.loads((ROOT / "example" / "pyproject.toml").read_text(encoding="utf-8"))
+    size: int = settings["tool"]["mcp-codegen"].get("page-size", 100)
+    return size
+
+
 # What to do after `tasks.py example`: talk to the server, find the CLI, start a project.
-EXAMPLE_NEXT_STEPS = """
+EXAMPLE_NEXT_STEPS = f"""
 The example server is in generated/example_server/; its handlers are in
 generated/example_server/handlers.py.
 
-Talk to it with the official MCP Inspector (Node.js 22), from generated/:
+Talk to it with the official MCP Inspector (Node.js 20 or newer), from generated/:
     cd generated && npx @modelcontextprotocol/inspector --cli ../.venv/bin/python -m example_server --method tools/list
     cd generated && npx @modelcontextprotocol/inspector ../.venv/bin/python -m example_server   # interactive
+The example lists {_example_page_size()} tools per tools/list page (its page-size, to show
+pagination): the first command prints the first page and its nextCursor, not every tool;
+the interactive page fetches the next pages when asked.
 Serve it over stdio yourself (an MCP host does this; see README.md, "Use it from an MCP host"):
     cd generated && ../.venv/bin/python -m example_server
 

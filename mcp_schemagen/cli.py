@@ -18,6 +18,7 @@ from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, sort_for_re
 from mcp_schemagen.freshness import fresh_record, is_fresh
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import load_config
+from mcp_schemagen.load.project_root import find_project
 from mcp_schemagen.record.manifest import MANIFEST_NAME
 
 EXIT_OK, EXIT_STALE, EXIT_INVALID = 0, 1, 2  # 3 (handler conflict) comes with its BuildError
@@ -41,7 +42,7 @@ def _shown(path: Path) -> str:
 
 
 def command_build(arguments: argparse.Namespace) -> int:
-    root = Path(arguments.dir)
+    root = find_project(Path(arguments.dir))
     allow_outside = arguments.allow_outside_project
     record = fresh_record(root, allow_outside=allow_outside)
     if record is not None:  # the build record proves there is nothing to write
@@ -73,7 +74,7 @@ def command_build(arguments: argparse.Namespace) -> int:
 
 
 def command_check(arguments: argparse.Namespace) -> int:
-    root = Path(arguments.dir)
+    root = find_project(Path(arguments.dir))
     if is_fresh(root, allow_outside=arguments.allow_outside_project):
         print("generated code is up to date")
         return EXIT_OK
@@ -91,7 +92,7 @@ def command_check(arguments: argparse.Namespace) -> int:
     for stale in result.stale:
         print(f"--- a/{_shown(stale)}\n+++ /dev/null\n(no longer generated; build removes it)")
     print(
-        f"\ngenerated code is stale. Fix with:\n    mcp-codegen build {shlex.quote(str(arguments.dir))}",
+        f"\ngenerated code is stale. Fix with:\n    mcp-codegen build {shlex.quote(str(root))}",
         file=sys.stderr,
     )
     return EXIT_STALE
@@ -197,7 +198,10 @@ def _parser() -> argparse.ArgumentParser:
         "Only files whose content changes are written; handler bodies are never overwritten.",
     )
     build.add_argument(
-        "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
+        "dir",
+        nargs="?",
+        default=".",
+        help="project folder holding pyproject.toml, or a folder inside it (default: .)",
     )
     _allow_outside_argument(build)
     build.set_defaults(run=command_build)
@@ -210,7 +214,10 @@ def _parser() -> argparse.ArgumentParser:
         "is current, 1 with a unified diff and the fix command when it is not, 2 on invalid input.",
     )
     check.add_argument(
-        "dir", nargs="?", default=".", help="project folder holding pyproject.toml (default: .)"
+        "dir",
+        nargs="?",
+        default=".",
+        help="project folder holding pyproject.toml, or a folder inside it (default: .)",
     )
     _allow_outside_argument(check)
     check.set_defaults(run=command_check)
@@ -264,7 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BuildError as failure:
         _report(failure.diagnostics)
         errors = sum(1 for d in failure.diagnostics if d.level is Level.ERROR)
-        print(f"mcp-codegen: {errors} error(s); nothing was written", file=sys.stderr)
+        # `check` never writes: telling that it wrote nothing would say it twice
+        written = "" if arguments.command == "check" else "; nothing was written"
+        print(f"mcp-codegen: {errors} error(s){written}", file=sys.stderr)
         return failure.exit_code
     except specs.SpecError as failure:
         print(f"mcp-codegen: error: {failure}", file=sys.stderr)

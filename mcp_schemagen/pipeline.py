@@ -92,8 +92,9 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
         )
     # Each tool as each revision publishes it, worked out once for both kinds of check.
     published = [publish(source.definition, config.revisions) for source in sources]
+    accepted = frozenset(config.accept_keywords)
     for source, forms in zip(sources, published, strict=True):
-        problems.extend(check_tool(source, forms))
+        problems.extend(check_tool(source, forms, accepted))
     problems.extend(omission_warnings(zip(sources, published, strict=True), config.accept_omitted))
     problems.extend(_duplicate_names(sources))
     return sources, problems

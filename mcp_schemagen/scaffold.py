@@ -11,6 +11,7 @@ command can simply be run again.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import keyword
 import os
@@ -261,11 +262,33 @@ def scaffold(
     staging = _staging_folder(target, name)
     try:
         write_all(project_files(staging, name, revisions, source))
-        write_all(plan(staging).files)
+        try:
+            files = plan(staging).files
+        except BuildError as failure:
+            raise _named_as_target(failure, staging, target) from None
+        write_all(files)
         _move_into_place(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _named_as_target(failure: BuildError, staging: Path, target: Path) -> BuildError:
+    """The build's errors, naming the user's files rather than the temporary folder, which
+    is gone by the time they are read."""
+    spellings = sorted({str(staging), str(staging.absolute()), str(staging.resolve())}, key=len)
+    shown = str(target)
+
+    def renamed(text: str) -> str:
+        for spelling in reversed(spellings):  # longest first, so no prefix is left behind
+            text = text.replace(spelling, shown)
+        return text
+
+    diagnostics = [
+        dataclasses.replace(d, file=renamed(d.file), message=renamed(d.message))
+        for d in failure.diagnostics
+    ]
+    return BuildError(diagnostics, failure.exit_code)
 
 
 def _staging_folder(target: Path, name: str) -> Path:

@@ -16,3 +16,7 @@ def _spec_sources(tmp_path_factory: pytest.TempPathFactory) -> None:
     if "MCP_CODEGEN_SPEC_MIRROR" not in os.environ and SHARED_SPECS.is_dir():
         os.environ["MCP_CODEGEN_SPEC_MIRROR"] = str(SHARED_SPECS)
     os.environ["MCP_CODEGEN_CACHE_DIR"] = str(tmp_path_factory.mktemp("mcp-codegen-cache"))
+
+
+# Skips are reported by category, and fail the run under CI.
+pytest_plugins = ["tests.skips"]

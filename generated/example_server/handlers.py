@@ -14,7 +14,16 @@ import struct
 import zlib
 from typing import Literal
 
-from example_server.api import Elicit, Sample, form, get_context, image, resource_link, text
+from example_server.api import (
+    Elicit,
+    Sample,
+    ToolError,
+    form,
+    get_context,
+    image,
+    resource_link,
+    text,
+)
 from example_server.types import WeatherForecastDay
 
 from .types import (
@@ -58,7 +67,8 @@ def create_order(
 def divide(*, dividend: float, divisor: float) -> str | list[ContentBlock]:
     """Divide two numbers; dividing by zero is reported as a tool error."""
     if divisor == 0:
-        raise ZeroDivisionError("cannot divide by zero; pass a non-zero divisor")
+        # ToolError: an expected failure, told to the model without logging a traceback
+        raise ToolError("cannot divide by zero; pass a non-zero divisor")
     return repr(dividend / divisor)
 
 

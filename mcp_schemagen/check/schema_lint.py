@@ -1,6 +1,7 @@
 """Mistakes a valid schema can still hold: a misspelt keyword (`requird`, `minLenght`),
-which JSON Schema ignores, so the tool quietly means something else; and a `required`
-name that no object can ever have."""
+which JSON Schema ignores, so the tool quietly means something else (an error when it is
+a near miss of a keyword that constrains data, else a warning); and a `required` name
+that no object can ever have."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from mcp_schemagen.check.near_miss import near_miss
 from mcp_schemagen.check.schema_checks import GENERATOR_INSTRUCTIONS
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.schema.keywords import KEYWORDS, RECURSION_2019
@@ -21,20 +23,36 @@ _EXTENSION = "x-"
 _FOREIGN = {"nullable": 'an OpenAPI keyword; to allow null, add "null" to "type"'}
 
 
-def lint_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+def lint_schema(
+    schema: Any, file: str, pointer: str, accepted: frozenset[str] = frozenset()
+) -> list[Diagnostic]:
+    """``accepted``: unknown keywords the project uses on purpose (``accept-keywords``)."""
     problems: list[Diagnostic] = []
     for node, where in subschemas(schema, pointer):
-        problems.extend(_unknown_keywords(node, file, where))
+        problems.extend(_unknown_keywords(node, file, where, accepted))
         problems.extend(_unsatisfiable_required(node, file, where))
     return problems
 
 
-def _unknown_keywords(node: dict[str, Any], file: str, pointer: str) -> Iterator[Diagnostic]:
+def _unknown_keywords(
+    node: dict[str, Any], file: str, pointer: str, accepted: frozenset[str]
+) -> Iterator[Diagnostic]:
     for key in node:
-        if key in KNOWN_KEYWORDS or key.startswith(_EXTENSION):
+        if key in KNOWN_KEYWORDS or key.startswith(_EXTENSION) or key in accepted:
             continue
         if key in GENERATOR_INSTRUCTIONS:
             continue  # schema_checks warns about these, saying why they are ignored
+        meant = near_miss(key)
+        if meant is not None:
+            yield error(
+                file,
+                pointer_join(pointer, key),
+                f"unknown keyword {key!r}: did you mean {meant!r}? JSON Schema ignores "
+                f"unknown keywords, so this one would silently not apply; correct it, or, if "
+                f'{key!r} is meant, name it "{_EXTENSION}{key}" or list it in '
+                f"accept-keywords of [tool.mcp-codegen]",
+            )
+            continue
         guess = difflib.get_close_matches(key, sorted(KNOWN_KEYWORDS), n=1, cutoff=0.75)
         hint = (
             _FOREIGN[key]

@@ -115,7 +115,7 @@ def check_against_revisions(source: ToolSource, published: Published) -> list[Di
     return sorted(set(problems))
 
 
-def check_schemas(source: ToolSource) -> list[Diagnostic]:
+def check_schemas(source: ToolSource, accepted: frozenset[str] = frozenset()) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for key in ("inputSchema", "outputSchema"):
         if key in source.definition:
@@ -123,14 +123,17 @@ def check_schemas(source: ToolSource) -> list[Diagnostic]:
             where = pointer_join(source.pointer, key)
             problems.extend(check_schema(value, source.file, where))
             problems.extend(generator_instruction_warnings(value, source.file, where))
-            problems.extend(lint_schema(value, source.file, where))
+            problems.extend(lint_schema(value, source.file, where, accepted))
     return problems
 
 
-def check_tool(source: ToolSource, published: Published) -> list[Diagnostic]:
+def check_tool(
+    source: ToolSource, published: Published, accepted: frozenset[str] = frozenset()
+) -> list[Diagnostic]:
+    """``accepted``: the unknown schema keywords the project accepts (``accept-keywords``)."""
     problems = check_name(source) + check_fields(source)
     problems += check_against_revisions(source, published)
-    problems += check_schemas(source)
+    problems += check_schemas(source, accepted)
     if "inputSchema" in source.definition:
         where = pointer_join(source.pointer, "inputSchema")
         problems += check_mcp_headers(source.definition["inputSchema"], source.file, where)

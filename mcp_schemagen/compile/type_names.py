@@ -148,7 +148,10 @@ def public_exports(
 
 def _function_name(source: ToolSource) -> str:
     function = python_identifier(str(source.definition["name"]))
-    return function + "_" if function in RESERVED_FUNCTION_NAMES else function
+    # A dunder name (`__class__`, `__doc__`, `__getattr__`...) means something to Python
+    # as a module attribute; the trailing `_` makes it an ordinary name, like a builtin's.
+    special = function.startswith("__") and function.endswith("__")
+    return function + "_" if special or function in RESERVED_FUNCTION_NAMES else function
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from mcp_schemagen.handlers.lines import (
 from mcp_schemagen.handlers.module import HandlerModule, Top
 from mcp_schemagen.handlers.plan import Plan, managed_statements, same_signature, user_kwarg
 from mcp_schemagen.handlers.spec import HandlerSpec, ParsedSpec, is_managed_import
+from mcp_schemagen.handlers.stand_ins import ANY_IMPORT, stand_in_source, stand_ins
 from mcp_schemagen.handlers.stubs import MARKER_PREFIX, ORPHAN_BANNER, marker_comment, render_stub
 from mcp_schemagen.render.formatting import format_modules, format_unsorted
 
@@ -46,6 +47,10 @@ def apply_plan(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> str:
     main, tail = _close_gaps(entries[: module.orphan_start])
     if plan.imports is not None and not any(True for _ in managed_statements(module)):
         _insert_imports(main, _import_lines(plan.imports))
+    if plan.any_import:
+        _insert_any_import(main)
+    if plan.stand_ins is not None:
+        _insert_imports(main, _stand_in_lines(tuple(plan.stand_ins)))
     at = len(main) - 1 if main and _is_main_guard(main[-1]) else len(main)
     main[at:at] = [_moved(_appended(handler, plan, nodes)) for handler in plan.append]
     main_tail = [*tail, *main_tail]
@@ -75,6 +80,8 @@ def _entries(
 ) -> list[list[_Entry]]:
     """Per top-level statement, what replaces it where it stands."""
     leaving = {*plan.orphan, *plan.restore.values()}
+    if plan.stand_ins is not None:
+        leaving |= set(stand_ins(module).values())  # written anew after the imports
     managed = [top.index for top in module.tops if any(is_managed_import(s) for s in top.stmts)]
     entries: list[list[_Entry]] = []
     for index, node in enumerate(nodes):
@@ -142,6 +149,50 @@ def _insert_imports(main: list[cst.BaseStatement], lines: list[cst.SimpleStateme
     if lines and position:
         lines[0] = lines[0].with_changes(leading_lines=[blank()])
     main[position:position] = lines
+
+
+def _insert_any_import(main: list[cst.BaseStatement]) -> None:
+    """`from typing import Any`, for the stand-ins: with the module's other absolute
+    imports, before its relative ones, as isort orders them."""
+    position = 0
+    for index, node in enumerate(main):
+        if not isinstance(node, cst.SimpleStatementLine) or not all(
+            isinstance(s, cst.Import | cst.ImportFrom) or (index == 0 and _is_docstring(s))
+            for s in node.body
+        ):
+            break
+        if any(isinstance(s, cst.ImportFrom) and s.relative for s in node.body):
+            break
+        position = index + 1
+    (line,) = _import_lines(ANY_IMPORT)
+    if position > 0 and _starts_a_group_after(main[position - 1]):
+        line = line.with_changes(leading_lines=[blank()])
+    main.insert(position, line)
+
+
+def _starts_a_group_after(node: cst.BaseStatement) -> bool:
+    """After the docstring or `from __future__ import ...`, an import starts a new group."""
+    if not isinstance(node, cst.SimpleStatementLine):
+        return True
+    return any(
+        _is_docstring(s)
+        or (
+            isinstance(s, cst.ImportFrom)
+            and isinstance(s.module, cst.Name)
+            and s.module.value == "__future__"
+        )
+        for s in node.body
+    )
+
+
+@lru_cache(maxsize=64)
+def _stand_in_lines_cached(names: tuple[str, ...]) -> tuple[cst.SimpleStatementLine, ...]:
+    lines = cst.parse_module(stand_in_source(names)).body
+    return tuple(line for line in lines if isinstance(line, cst.SimpleStatementLine))
+
+
+def _stand_in_lines(names: tuple[str, ...]) -> list[cst.SimpleStatementLine]:
+    return list(_stand_in_lines_cached(names))
 
 
 def _is_main_guard(node: cst.BaseStatement) -> bool:

@@ -33,9 +33,10 @@ def handlers_file(
     except FileNotFoundError:
         return OutputFile(path, render_new(spec)), []
 
-    def conflict(message: str) -> BuildError:
+    def conflict(message: str, doing: str = "update") -> BuildError:
+        # "nothing was written" is the command's last line, said once for every error
         return BuildError(
-            [error(shown, "", f"cannot update the handler module: {message}; nothing was written")],
+            [error(shown, "", f"cannot {doing} the handler module: {message}")],
             exit_code=EXIT_CONFLICT,
         )
 
@@ -44,7 +45,8 @@ def handlers_file(
     except UnicodeDecodeError as exc:
         raise conflict(
             f"it is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}). "
-            "Python source is UTF-8: convert it (e.g. `iconv -f latin1 -t utf-8`) and build again"
+            "Python source is UTF-8: convert it (e.g. `iconv -f latin1 -t utf-8`) and build again",
+            "read",
         ) from None
     if (
         previous is not None
@@ -59,7 +61,7 @@ def handlers_file(
     try:
         result = merge(lf, spec)
     except MergeConflict as failure:
-        raise conflict(str(failure)) from None
+        raise conflict(str(failure), "read" if failure.unreadable else "update") from None
     if result.text == lf:
         return OutputFile(path, existing), result.warnings  # byte for byte, endings and all
     return OutputFile(path, result.text.replace("\n", line_ending(existing))), result.warnings

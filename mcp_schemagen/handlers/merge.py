@@ -7,7 +7,8 @@ What the generator owns in ``handlers.py``, and nothing else:
   how a later build tells a handler (whose tool may disappear) from a helper function of the
   same shape, and which tool it served;
 * the top-level import statements from ``.types`` and ``._runtime.content``;
-* the orphan banner (:data:`ORPHAN_BANNER`) that starts the orphan section at the end.
+* the orphan banner (:data:`ORPHAN_BANNER`) that starts the orphan section at the end;
+* the stand-in lines (``Name = Any  # mcp-codegen: ...``) for types of removed tools.
 
 Everything else is the user's and is kept byte for byte: bodies, docstrings, comments,
 decorators, ``async``, helpers, other imports and module-level code.
@@ -23,9 +24,10 @@ Policies (see also :func:`merge`):
   signatures) still reads: a user may add generated types to that import for their bodies.
   Names only orphans still read are dropped: their tool is gone, so their types most
   likely are too, and importing a vanished name would break the whole module at import.
-  Such an orphan is reported in a warning (mypy will flag the names until the orphan is
-  deleted or edited); it stays importable because annotations are not evaluated under
-  ``from __future__ import annotations``. Where a dropped name *would* be evaluated at
+  Such an orphan is reported in a warning, and each name it still reads is defined as
+  ``Any`` after the imports (a stand-in, :mod:`.stand_ins`), so the module still imports
+  and type-checks; a stand-in goes when nothing reads its name or the import binds it
+  again. Where a dropped name *would* be evaluated at
   import (a decorator, a default value, an annotation without that future import) the
   merge stops with a :class:`MergeConflict` instead of writing a module that cannot load.
 * **Conflicts** -- the merge either returns the whole new text or raises

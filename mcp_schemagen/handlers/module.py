@@ -60,16 +60,12 @@ def parse_module(text: str) -> HandlerModule:
         tree = ast.parse(text)
     except SyntaxError as error:
         where = f"line {error.lineno}, column {error.offset}"
-        raise MergeConflict(
-            None, f"the handler module does not parse: {where}: {error.msg}"
-        ) from None
+        raise MergeConflict(None, _unparsable(where, error.msg), unreadable=True) from None
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
         where = f"line {error.raw_line}, column {error.raw_column}"
-        raise MergeConflict(
-            None, f"the handler module does not parse: {where}: {error.message}"
-        ) from None
+        raise MergeConflict(None, _unparsable(where, error.message), unreadable=True) from None
     module = _attach_header_comments(module)
     tops = [Top(i, node, stmts) for i, (node, stmts) in enumerate(_pair(module, tree))]
     if sum(len(t.stmts) for t in tops) != len(tree.body) or not all(t.stmts for t in tops):
@@ -82,6 +78,12 @@ def parse_module(text: str) -> HandlerModule:
         top.marker = _marker_of(top)
     in_footer = start == len(tops) and has_banner(module.footer)
     return HandlerModule(module, tree, tops, start, in_footer)
+
+
+def _unparsable(where: str, problem: str) -> str:
+    return (
+        f"it does not parse: {where}: {problem}; fix the syntax error, then run the command again"
+    )
 
 
 def _attach_header_comments(module: cst.Module) -> cst.Module:

@@ -22,6 +22,7 @@ from mcp_schemagen.handlers.spec import (
     import_triples,
     is_managed_import,
 )
+from mcp_schemagen.handlers.stand_ins import STAND_IN_COMMENT, needs_any_import, stand_ins
 from mcp_schemagen.handlers.stubs import marker_comment
 
 
@@ -36,6 +37,8 @@ class Plan:
     imports: str | None = None  # source of the new generated imports, if they change
     drop_banner: bool = False
     warnings: list[str] = field(default_factory=list)
+    stand_ins: list[str] | None = None  # names defined as Any for orphans, if they change
+    any_import: bool = False  # add `from typing import Any` for them
 
     def empty(self) -> bool:
         return not (
@@ -44,6 +47,8 @@ class Plan:
             or self.orphan
             or self.imports is not None
             or self.drop_banner
+            or self.stand_ins is not None
+            or self.any_import
         )
 
 
@@ -248,14 +253,30 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
             wanted.append(triple)
             bound.add(bound_name(triple))
     _check_kept_names_exist(module, spec, wanted, orphans)
-    if set(old) == set(wanted):
-        return
-    dropped = {bound_name(t) for t in old} - bound
-    _check_orphan_reads(module, sorted(orphans), dropped, plan)
-    _check_import_comments(module)
-    plan.imports = (
-        spec.source.managed_imports if wanted == list(spec.imports) else _render_imports(wanted)
-    )
+    needed: set[str] = set()
+    if set(old) != set(wanted):
+        dropped = {bound_name(t) for t in old} - bound
+        needed = _check_orphan_reads(module, sorted(orphans), dropped, plan)
+        _check_import_comments(module)
+        plan.imports = (
+            spec.source.managed_imports if wanted == list(spec.imports) else _render_imports(wanted)
+        )
+    _plan_stand_ins(module, spec, plan, needed, bound)
+
+
+def _plan_stand_ins(
+    module: HandlerModule, spec: ParsedSpec, plan: Plan, needed: set[str], bound: set[str]
+) -> None:
+    """Names orphaned code reads that no import binds any more get a stand-in (``Any``);
+    one nothing reads, or that the generated import binds again, loses it."""
+    existing = stand_ins(module)
+    handler_tops = set(plan.update) | _handler_indices(module, spec)
+    reads = live_reads(module, set(existing.values()), handler_tops)
+    keep = {name for name in existing if name not in bound and name in reads}
+    names = sorted(keep | needed)
+    if names != sorted(existing):
+        plan.stand_ins = names
+    plan.any_import = bool(names) and needs_any_import(module)
 
 
 def managed_statements(module: HandlerModule) -> Iterator[ast.stmt]:
@@ -288,7 +309,11 @@ def _handler_indices(module: HandlerModule, spec: ParsedSpec) -> set[int]:
 
 def _check_orphan_reads(
     module: HandlerModule, orphans: list[int], dropped: set[str], plan: Plan
-) -> None:
+) -> set[str]:
+    """The dropped names orphaned code reads (each gets a stand-in); a conflict when one
+    is read as the module loads."""
+    needed: set[str] = set()
+    user_bound = _bound_by_user_code(module)
     for index in orphans:
         top = module.tops[index]
         reads = [r for s in top.stmts for r in names_read(s) if r[0] in dropped]
@@ -304,11 +329,29 @@ def _check_orphan_reads(
                 "annotations`), and the generator no longer imports it, so the module would not "
                 "load; delete the orphaned handler or stop using that name there",
             )
-        names = ", ".join(sorted({name for name, _, _ in reads}))
+        read = {name for name, _, _ in reads} - user_bound
+        if not read:
+            continue
+        needed |= read
+        names = ", ".join(sorted(read))
         plan.warnings.append(
             f"orphaned handler {label!r} still refers to {names}, which the generator no longer "
-            "imports; mypy will report it until you delete or edit the handler"
+            "imports (the tool took its types along); each is defined as Any after the imports, "
+            f"marked `{STAND_IN_COMMENT}`, until you delete the handler"
         )
+    return needed
+
+
+def _bound_by_user_code(module: HandlerModule) -> set[str]:
+    """Names the module binds itself (not by the generated import, nor a stand-in)."""
+    generated = set(stand_ins(module).values()) | {
+        top.index for top in module.tops if any(is_managed_import(s) for s in top.stmts)
+    }
+    return {
+        name
+        for name, bindings in module_bindings(module).items()
+        if any(b.top not in generated for b in bindings)
+    }
 
 
 def _check_kept_names_exist(

@@ -41,9 +41,12 @@ class MergeResult:
 class MergeConflict(Exception):
     """A change that cannot be applied without touching user code (exit 3)."""
 
-    def __init__(self, function: str | None, reason: str) -> None:
+    def __init__(self, function: str | None, reason: str, *, unreadable: bool = False) -> None:
         self.function = function
         self.reason = reason
+        # the module could not be read at all (it does not parse), as opposed to read but
+        # not updatable: messages say "cannot read", true of `check` as much as of `build`
+        self.unreadable = unreadable
         where = f"handler {function!r}: " if function else ""
         super().__init__(f"{where}{reason}")
 

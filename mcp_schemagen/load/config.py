@@ -30,6 +30,7 @@ _KNOWN_KEYS = frozenset(
         "page-size",
         "protocol-models",
         "accept-omitted",
+        "accept-keywords",
     }
 )
 
@@ -53,6 +54,8 @@ class Config:
     revisions_listed: bool = False
     # Tool fields the project accepts older revisions' clients do without: no warning.
     accept_omitted: tuple[str, ...] = ()
+    # Unknown schema keywords the project uses on purpose: no error, no warning.
+    accept_keywords: tuple[str, ...] = ()
 
     @property
     def package_dir(self) -> Path:
@@ -166,6 +169,14 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
             hint = f"did you mean {guess[0]!r}?" if guess else f"tool fields: {', '.join(fields)}"
             bad("accept-omitted", f"{field!r} is not a tool field; {hint}")
 
+    keywords = section.get("accept-keywords", [])
+    if not (isinstance(keywords, list) and all(isinstance(k, str) and k for k in keywords)):
+        bad(
+            "accept-keywords",
+            'must be a list of schema keywords you use on purpose, like ["requird"]',
+        )
+        keywords = []
+
     if problems:
         raise BuildError(problems)
     return Config(
@@ -181,4 +192,5 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         protocol_models=protocol_models,
         revisions_listed="revisions" in section,
         accept_omitted=tuple(accepted),
+        accept_keywords=tuple(keywords),
     )

@@ -121,7 +121,13 @@ def render_package(
             header=top,
             data=raw_json_literal_body(table),
             exact_integers=beyond_64_bits(table),
-            tools=[{"name_literal": string_literal(t.name), "function": t.function} for t in tools],
+            tools=[
+                {
+                    "name_literal": string_literal(t.name),
+                    "function_literal": string_literal(t.function),
+                }
+                for t in tools
+            ],
             server_name=string_literal(config.server_name),
             server_version=string_literal(config.server_version),
             revisions=python_value(config.revisions),

@@ -27,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from .exact_json import loads as exact_loads
 from .http_headers import accepts, decode_value, host_allowed, origin_allowed
 from .http_legacy import SessionEndpoint
 from .http_settings import HttpSettings
@@ -173,7 +174,7 @@ class McpHttpApp:
             await self.rpc_error(send, 413, None, failure)
             return
         try:
-            message = orjson.loads(body)
+            message = exact_loads(body)  # integers beyond 64 bits stay integers
         except orjson.JSONDecodeError:
             await self.rpc_error(send, 400, None, RpcError(PARSE_ERROR, "Parse error"))
             return

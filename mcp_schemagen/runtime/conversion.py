@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from . import exact_json
 from .protocol import Revision
 from .result import UNSET
 
@@ -43,7 +44,7 @@ def json_value(value: Any) -> Any:
 
 def json_text(value: Any) -> str:
     try:
-        return orjson.dumps(value).decode()
+        return exact_json.dumps(value).decode()  # integers beyond 64 bits too
     except (TypeError, orjson.JSONEncodeError) as exc:
         raise OutputError(f"the result is not JSON data: {exc}") from None
 

@@ -163,11 +163,16 @@ class SessionChannel(Channel):
         return request.parse(response.get("result"))
 
 
+# Event-loop turns a question waits for others asked at the same time (tasks started
+# together, each perhaps awaiting once before it asks) to join its round.
+_ROUND_GATHER_TURNS = 4
+
+
 class RoundChannel(Channel):
     """2026-07-28: answers from the retry's inputResponses and the sealed requestState;
     a question without an answer ends this round (``InputRequired``)."""
 
-    __slots__ = ("_answers", "_binding", "_opened", "_responses", "_seal", "_state")
+    __slots__ = ("_answers", "_binding", "_opened", "_pending", "_responses", "_seal", "_state")
 
     def __init__(
         self,
@@ -184,6 +189,7 @@ class RoundChannel(Channel):
         self._binding = binding
         self._answers: dict[str, Any] = {}  # every answer this run has used, by key
         self._opened = state is None
+        self._pending: dict[str, dict[str, Any]] = {}  # unanswered, by key, this round
 
     async def ask(
         self, requests: Mapping[str, Request], revision: Revision, timeout: float
@@ -204,7 +210,12 @@ class RoundChannel(Channel):
             except InvalidAnswer:  # absent or malformed: ask (again)
                 missing[key] = {"method": request.method, "params": request.params(revision)}
         if missing:
-            raise InputRequired(missing, self._answers)
+            # Questions asked together (`asyncio.gather(ctx.elicit(...), ctx.sample(...))`)
+            # are one round, as with `ask({...})`: let the others be asked before it ends.
+            self._pending.update(missing)
+            for _ in range(_ROUND_GATHER_TURNS):
+                await asyncio.sleep(0)
+            raise InputRequired(dict(self._pending), self._answers)
         return found
 
     async def sealed(self, answers: dict[str, Any]) -> str:

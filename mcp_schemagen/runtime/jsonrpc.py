@@ -8,9 +8,13 @@ from typing import Any
 
 import orjson
 
+from . import exact_json
+
 RequestId = str | int
 
-_dumps = orjson.dumps
+# orjson, falling back to the standard encoder only for integers beyond 64 bits (a request
+# id or a result may hold one): the fast path is orjson's own.
+_dumps = exact_json.dumps
 
 
 def dumps_exact(value: Any) -> bytes:

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from . import jsonrpc
+from . import exact_json, jsonrpc
 from .context import Context, enter, leave
 from .cursor import encode_cursor, page_index
 from .interaction import Channel, ClientCapabilityMissing, Interrupt, round_channel
@@ -50,7 +50,7 @@ from .workers import run_in_worker
 
 Reply = bytes | None | Awaitable[bytes | None]
 
-_loads = orjson.loads
+_loads = exact_json.loads  # integers beyond 64 bits stay integers
 _JSONDecodeError = orjson.JSONDecodeError
 _PLAIN = frozenset({str, dict, list, type(None)})  # return values that are never awaitable
 

@@ -125,3 +125,46 @@ def test_tasks_example_says_how_to_talk_to_the_server_where_the_cli_is_and_how_t
     )
     assert any(" new " in c for c in commands)
     assert "README.md" in steps
+    # the Inspector's tools/list shows one page: say how big, and that there is more
+    page = settings["tool"]["mcp-codegen"]["page-size"]
+    assert f"lists {page} tools per tools/list page" in steps and "nextCursor" in steps
+
+
+def _section(heading: str) -> str:
+    start = README.index(f"\n{heading}\n")
+    end = README.find("\n#", start + len(heading) + 2)
+    return " ".join(README[start : end if end >= 0 else len(README)].split())
+
+
+def test_the_conformance_section_says_what_fails_as_the_expected_failures_do() -> None:
+    expected = "\n".join(
+        path.read_text(encoding="utf-8")
+        for path in (REPO / "tests" / "e2e" / "conformance").glob("expected-failures-*.yaml")
+    )
+    entries = re.findall(r"^\s*-\s*(\S+)", expected, re.MULTILINE)
+    section = _section("### Conformance")
+    passing, _, failing = section.partition("What does not")
+    assert failing, "the section says what does not pass"
+    for feature in ("sampling", "elicitation", "roots"):
+        # what the README says passes is in no expected failure, and is not said to wait
+        assert not [e for e in entries if feature in e], feature
+        assert feature in passing.lower() and feature not in failing.lower(), feature
+    for feature in ("tasks", "resources", "prompts", "completion"):
+        assert [e for e in entries if e.startswith(feature)], feature
+        assert feature in failing, feature
+
+
+def test_nothing_done_is_announced_as_to_come() -> None:
+    assert "to come" not in _section("### Deployment")
+    assert "elicitation, sampling, roots" in _section("### Deployment")
+
+
+def test_node_versions_say_what_needs_which() -> None:
+    # The Inspector runs on Node 20; only the conformance suite needs 22 (tests install it).
+    scaffold_readme = (REPO / "templates" / "scaffold" / "README.md.jinja").read_text(
+        encoding="utf-8"
+    )
+    tasks = (REPO / "tasks.py").read_text(encoding="utf-8")
+    for text in (README, scaffold_readme, tasks):
+        assert "Node.js 22" not in text and "Node.js 20 or newer" in text
+    assert "Node 22, which the suite requires" in _section("### Conformance")

@@ -211,6 +211,7 @@ def test_adding_a_tool_as_the_readme_says_keeps_the_example_bodies(tmp_path: Pat
         for node in after.body
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     }
+    assert len(bodies) >= 4, bodies  # the example handlers, each compared below
     for name, body in bodies.items():
         assert [ast.dump(statement) for statement in functions[name].body] == body, name
     assert "NotImplementedError" in ast.unparse(functions["echo"])
@@ -318,11 +319,17 @@ def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Pa
 def test_runtime_bounds_follow_mcp_codegen_itself() -> None:
     # The generator's own pyproject lists the generated servers' runtime; keep one truth.
     ours = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    by_name = {re.split(r"[<>=!~]", r, maxsplit=1)[0]: r for r in ours["dependencies"]}
-    for requirement in scaffold.RUNTIME_DEPENDENCIES:
-        name = re.split(r"[<>=!~]", requirement, maxsplit=1)[0]
-        if name in by_name:
-            assert by_name[name] == requirement
+    extras = ours["optional-dependencies"]
+    for requirements, listed in (
+        (scaffold.RUNTIME_DEPENDENCIES, ours["dependencies"]),
+        (scaffold.HTTP_DEPENDENCIES, extras["dev"]),
+        (scaffold.PROTOCOL_DEPENDENCIES, [*extras["dev"], *ours["dependencies"]]),
+    ):
+        by_name = {re.split(r"[<>=!~ ]", r, maxsplit=1)[0]: r for r in listed}
+        for requirement in requirements:
+            name = re.split(r"[<>=!~]", requirement, maxsplit=1)[0]
+            # every one is listed there: a renamed or dropped dependency fails, not skips
+            assert by_name.get(name) == requirement, (name, sorted(by_name))
 
 
 def test_pre_commit_config_is_a_local_hook_on_the_right_files(project: Path) -> None:
@@ -565,3 +572,37 @@ def test_from_a_wheel_a_new_project_installs_by_its_readme_and_passes_its_tests(
         "from mcp_schemagen.install_source import current_source; print(current_source().origin)",
     )
     assert origin.strip() == f"the wheel {wheel}"
+
+
+def test_its_tool_list_test_follows_the_tool_files_and_fails_readably(tmp_path: Path) -> None:
+    root = scaffold.scaffold(NAME, tmp_path / "p", ["2026-07-28"])
+    shout = {
+        "name": "shout",
+        "description": "Say it louder.",
+        "inputSchema": {"type": "object", "properties": {"words": {"type": "string"}}},
+    }
+    (root / "tools" / "shout.yaml").write_text(yaml.safe_dump(shout), encoding="utf-8")
+    assert run_cli("build", "-q", str(root))[0] == 0
+    selected = ("-q", "-p", "no:cacheprovider", "tests/test_server.py", "-k", "lists_every_tool")
+    assert "1 passed" in _run(sys.executable, "-m", "pytest", *selected, cwd=root)
+    # A tool file the server does not serve yet (not built): the test says which, plainly.
+    (root / "tools" / "whisper.json").write_text(json.dumps({**shout, "name": "whisper"}))
+    failed = subprocess.run(
+        [sys.executable, "-m", "pytest", *selected], cwd=root, capture_output=True, text=True
+    )
+    assert failed.returncode == 1, failed.stdout
+    assert "ExceptionGroup" not in failed.stdout
+    assert "AssertionError" in failed.stdout or "assert [" in failed.stdout
+    assert "'whisper'" in failed.stdout
+
+
+@pytest.mark.parametrize("revisions", [None, ["2024-11-05"], ["2025-06-18", "2026-07-28"]])
+def test_a_fresh_project_builds_without_a_warning(
+    revisions: list[str] | None, tmp_path: Path
+) -> None:
+    root = scaffold.scaffold(NAME, tmp_path / "p", revisions)
+    assert [str(w) for w in plan(root).warnings] == []
+    (root / NAME / "_manifest.json").unlink()  # a full build, as after a change
+    code, _, err = run_cli("build", str(root))
+    assert code == 0
+    assert [line for line in err.splitlines() if "compiling" not in line] == []

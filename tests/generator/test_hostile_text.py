@@ -67,7 +67,9 @@ def test_hostile_schema_text_builds_imports_and_means_the_schema(tmp_path: Path)
     root = write_project(tmp_path / "p", {"hostile.json": HOSTILE_TOOL})
     code, _, err = run_cli("build", str(root))
     assert code == 0, err
-    for path in (root / "server").rglob("*.py"):
+    generated = sorted((root / "server").rglob("*.py"))
+    assert len(generated) > 3, generated  # the checks below must have modules to read
+    for path in generated:
         text = path.read_text(encoding="utf-8")
         assert "\u202e" not in text and "\u2028" not in text, f"raw bidi control in {path}"
     # A fresh interpreter, run from an empty folder: an executed payload would leave PWNED.
@@ -115,5 +117,7 @@ def test_hostile_schema_text_builds_imports_and_means_the_schema(tmp_path: Path)
     assert args.startswith("    _rt: " + NASTY.splitlines()[0])
     # Keys that are no identifiers make functional TypedDicts, which have no place for a
     # field docstring: the descriptions are left out there, never pasted half-escaped.
-    for path in (root / "server").rglob("*.py"):
+    generated = sorted((root / "server").rglob("*.py"))
+    assert generated
+    for path in generated:
         assert "mcpcgtok" not in path.read_text(encoding="utf-8"), path

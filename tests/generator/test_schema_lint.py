@@ -22,7 +22,7 @@ def _lint(schema: dict[str, Any]) -> list[str]:
     return sorted(str(d) for d in lint_schema(schema, "tools/t.json", "/inputSchema"))
 
 
-def test_misspelt_keywords_warn_with_a_did_you_mean() -> None:
+def test_misspelt_keywords_that_change_meaning_are_errors_with_a_did_you_mean() -> None:
     found = _lint(
         {
             "type": "object",
@@ -33,16 +33,81 @@ def test_misspelt_keywords_warn_with_a_did_you_mean() -> None:
             "requird": ["name"],
         }
     )
+
+    def near(pointer: str, key: str, meant: str) -> str:
+        return (
+            f"tools/t.json#/inputSchema{pointer}/{key}: error: unknown keyword {key!r}: did you "
+            f"mean {meant!r}? JSON Schema ignores unknown keywords, so this one would silently "
+            f'not apply; correct it, or, if {key!r} is meant, name it "x-{key}" or list it in '
+            "accept-keywords of [tool.mcp-codegen]"
+        )
+
     assert found == [
-        "tools/t.json#/inputSchema/properties/name/minLenght: warning: unknown keyword "
-        "'minLenght': JSON Schema ignores it, so it neither validates nor types anything; "
-        "did you mean 'minLength'?",
-        "tools/t.json#/inputSchema/properties/tags/items/maxLenght: warning: unknown keyword "
-        "'maxLenght': JSON Schema ignores it, so it neither validates nor types anything; "
-        "did you mean 'maxLength'?",
-        "tools/t.json#/inputSchema/requird: warning: unknown keyword 'requird': JSON Schema "
-        "ignores it, so it neither validates nor types anything; did you mean 'required'?",
+        near("/properties/name", "minLenght", "minLength"),
+        near("/properties/tags/items", "maxLenght", "maxLength"),
+        near("", "requird", "required"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("key", "meant"),
+    [
+        ("additionalPropertes", "additionalProperties"),
+        ("Required", "required"),
+        ("maxlength", "maxLength"),
+        ("propertis", "properties"),
+        ("defualt", "default"),
+        ("minimun", "minimum"),
+        ("pattrn", "pattern"),
+        ("oneof", "oneOf"),
+        ("definition", "definitions"),
+        ("enums", "enum"),
+    ],
+)
+def test_near_misses_of_meaningful_keywords_are_errors(key: str, meant: str) -> None:
+    (found,) = _lint({"type": "object", key: 1})
+    assert f": error: unknown keyword {key!r}: did you mean {meant!r}?" in found
+
+
+@pytest.mark.parametrize("key", ["example", "descripton", "titel", "id", "typ", "widget"])
+def test_other_unknown_keywords_stay_warnings(key: str) -> None:
+    (found,) = _lint({"type": "object", key: 1})
+    assert f"/inputSchema/{key}: warning: unknown keyword {key!r}" in found
+
+
+def test_extension_and_accepted_keywords_are_free() -> None:
+    schema = {"type": "object", "x-requird": 1, "requird": ["a"], "widget": 2}
+    found = lint_schema(schema, "t.json", "", frozenset({"requird", "widget"}))
+    assert found == []
+
+
+def test_a_near_miss_stops_build_and_check_even_quiet(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"text": {"type": "string"}},
+        "requird": ["text"],
+    }
+    root = write_project(tmp_path / "p", {"echo.json": tool(inputSchema=schema)})
+    for command in ("build", "check"):
+        code, out, err = run_cli(command, "-q", str(root))
+        assert (code, out) == (2, ""), err
+        assert "tools/echo.json#/inputSchema/requird: error: unknown keyword 'requird': did you " \
+            "mean 'required'?" in err  # fmt: skip
+    assert not (root / "server").exists()
+    # Accepted on purpose: it builds, and silently.
+    write_project(
+        root, {"echo.json": tool(inputSchema=schema)}, extra='accept-keywords = ["requird"]\n'
+    )
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    assert "requird" not in err
+
+
+def test_accept_keywords_must_be_a_list_of_names(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "p", {"echo.json": tool()}, extra="accept-keywords = 3\n")
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 2
+    assert "pyproject.toml#/tool/mcp-codegen/accept-keywords: error: must be a list" in err
 
 
 def test_names_and_data_that_look_like_keywords_are_not_reported() -> None:
@@ -112,7 +177,7 @@ def test_the_build_reports_lint_and_stops_on_an_unsatisfiable_required(tmp_path:
     root = write_project(tmp_path / "p", {"echo.json": tool(inputSchema=schema)})
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 2
-    assert "tools/echo.json#/inputSchema/properties/text/minLenght: warning:" in err
+    assert "tools/echo.json#/inputSchema/properties/text/minLenght: error:" in err
     assert "tools/echo.json#/inputSchema/required/1: error: required property 'txet'" in err
 
 

@@ -317,3 +317,20 @@ def test_2024_10_07_is_a_schema_jsonschema_rs_compiles_once_patched(
         jsonschema_rs.Draft7Validator({**published, **root})
     validator = jsonschema_rs.Draft7Validator({**patched, **root})
     assert validator.is_valid(hints) and not validator.is_valid({"hints": [1]})
+
+
+def test_new_offline_with_an_empty_cache_names_the_users_files(
+    mirror: Mirror, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for revision in specs.revision_names():
+        mirror.file(revision).unlink()
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("new", "cold_server", "--revision", REVISION)
+    assert code == 2, out
+    errors = [line for line in err.splitlines() if ": error: " in line]
+    assert errors, err
+    for line in errors:
+        assert line.startswith("cold_server/pyproject.toml#/tool/mcp-codegen"), line
+    assert ".new" not in err and "cold_server." not in err
+    assert not (tmp_path / "cold_server").exists()
+    assert {p.name for p in tmp_path.iterdir()} <= {"mirror", "cache"}, "nothing left behind"

@@ -51,7 +51,7 @@ def test_a_module_that_is_not_utf8_stops_the_build_with_exit_3(project: Path) ->
         code, out, err = run_cli(command, str(project))
         assert code == 3, (command, out, err)
         assert (
-            "server/handlers.py#: error: cannot update the handler module: it is not UTF-8 "
+            "server/handlers.py#: error: cannot read the handler module: it is not UTF-8 "
             "text (byte 0xe9 at offset"
         ) in err
         assert "convert it" in err and "Traceback" not in err
@@ -64,7 +64,9 @@ def test_handler_module_messages_name_it_relative_to_the_project(project: Path) 
     write_project(project, {"other.json": tool("other")})
     code, _, err = run_cli("build", "-q", str(project))
     assert code == 3
-    assert err.startswith("server/handlers.py#: error: cannot update the handler module")
+    assert err.startswith(
+        "server/handlers.py#: error: cannot read the handler module: it does not parse"
+    )
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,8 @@ get distinctive bodies (some made async or decorated, as a user would), and:
 * each live handler's signature is the spec's, and `async` stays where the user put it.
 
 A few final modules are then written into small packages, imported, and run through
-``mypy --strict``: the only errors allowed are the names the merge warned orphans still use.
+``mypy --strict``, which must find nothing: an orphan's types that left with its tool are
+defined as ``Any`` (stand-ins), so orphans stay importable and type-clean.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from mcp_schemagen.handlers import (
 )
 
 FUNCTIONS = ("alpha", "beta", "gamma", "delta", "epsilon")
+STAND_IN = re.compile(r"^(\w+) = Any  # mcp-codegen: stands in", re.MULTILINE)
 PARAMETERS = ("city", "units", "days", "query", "limit", "flag")
 # type -> a default value of it (None: never has one)
 TYPES: dict[str, str | None] = {
@@ -284,6 +286,9 @@ def check_step(
         assert ast.dump(node.args) == ast.dump(wanted.args)
         assert node.returns is not None and wanted.returns is not None
         assert ast.dump(node.returns) == ast.dump(wanted.returns)
+    # A stand-in never shadows a name the generated import binds (the tool came back).
+    imported = set(re.findall(r"\w+", spec.managed_imports))
+    assert not set(STAND_IN.findall(text)) & imported, "a stand-in beside its real import"
     for warning in result.warnings:
         for kind in ("no longer in the schemas", "back in the schemas", "still refers to"):
             if kind in warning and currently_in_test_context():
@@ -315,7 +320,7 @@ def write_package(root: Path, name: str, handlers: str) -> None:
 def test_final_modules_import_and_type_check(tmp_path: Path) -> None:
     finals: list[Project] = []
 
-    @settings(max_examples=20, deadline=None, database=None)
+    @settings(max_examples=25, deadline=None, database=None)
     @given(st.data())
     def collect(data: st.DataObject) -> None:
         finals.append(run_sequence(data))
@@ -346,14 +351,8 @@ def test_final_modules_import_and_type_check(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
     )
-    # beta's Units and ContentBlock, in the known sequence's package
-    assert checked.stdout.count(f"{names[-1]}/handlers.py") == 2
-    for line in checked.stdout.splitlines():
-        found = re.match(r"(pkg\d+)/handlers\.py:(\d+): error: Name \"(\w+)\" is not defined", line)
-        assert found, f"unexpected mypy output: {line}"
-        project = finals[names.index(found.group(1))]
-        line_number = int(found.group(2))
-        banner_line = project.text[: project.text.index(ORPHAN_BANNER)].count("\n") + 1
-        assert line_number > banner_line, f"outside the orphan section: {line}"
-        assert found.group(3) in project.warned_names, f"not reported by the merge: {line}"
-    assert checked.returncode in (0, 1), checked.stderr
+    # Every module type-checks, orphans included: the types their tools took along are
+    # defined as Any (stand-ins), and only while something still names them.
+    assert (checked.returncode, checked.stdout) == (0, ""), checked.stdout + checked.stderr
+    for project in finals:
+        assert set(STAND_IN.findall(project.text)) <= project.warned_names

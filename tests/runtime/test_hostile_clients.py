@@ -7,6 +7,7 @@ corpus) is in test_stdio_hostile.py.
 from __future__ import annotations
 
 import asyncio
+import json
 from types import ModuleType
 from typing import Any
 
@@ -35,7 +36,6 @@ def _unsendable_tools(runtime: Any) -> list[Any]:
     """Handlers whose results orjson refuses, each in a sync and an async form."""
     results: dict[str, Any] = {
         "object": Opaque(),
-        "big_integer": [{"type": "text", "text": "x", "annotations": {"priority": 2**70}}],
         "object_block": [{"type": "text", "text": Opaque()}],
         "set_structured": runtime.result.ToolResult(content=["x"], structured={"a": {1}}),
     }
@@ -52,6 +52,28 @@ def _unsendable_tools(runtime: Any) -> list[Any]:
         tools.append(entry(runtime, f"sync_{name}", sync))
         tools.append(entry(runtime, f"async_{name}", coroutine))
     return tools
+
+
+@run
+async def test_a_result_holding_an_integer_beyond_64_bits_is_sent_exactly(runtime: Any) -> None:
+    # JSON has no integer limit, and orjson (which refuses these) is not the protocol's.
+    big = [{"type": "text", "text": "x", "_meta": {"n": 2**70 + 1}}]
+
+    def sync() -> Any:
+        return big
+
+    async def coroutine() -> Any:
+        await asyncio.sleep(0)
+        return big
+
+    tools = [entry(runtime, "sync_big", sync), entry(runtime, "async_big", coroutine)]
+    server = server_with(runtime, *tools)
+    for revision in ("2025-06-18", STATELESS):
+        peer = await Peer.open(server, revision)
+        for tool in tools:
+            message = peer.message("tools/call", {"name": tool.name})
+            reply = json.loads(await server.handle_message(orjson.dumps(message), peer.session))
+            assert reply["result"]["content"][0]["_meta"] == {"n": 2**70 + 1}, reply
 
 
 @run

@@ -118,7 +118,30 @@ async def slow_question(*, timeout: float = 30) -> str:
     return (await get_context().elicit("?", CONFIRM_FORM, timeout=timeout)).action
 
 
-TOOLS = [delete_file, summarize, roots, interview, careful, enums, multi, open_url, slow_question]
+async def gathered() -> str:
+    """Three questions at once, the plain asyncio way: one round in every revision."""
+    ctx = get_context()
+    name, summary, listed = await asyncio.gather(
+        ctx.elicit("Name?", form({"name": {"type": "string"}}, required=["name"])),
+        ctx.sample(["hi"], max_tokens=5),
+        ctx.list_roots(),
+    )
+    assert name.content is not None
+    return f"{name.content['name']}; {summary.text}; roots {len(listed)}"
+
+
+TOOLS = [
+    delete_file,
+    summarize,
+    roots,
+    interview,
+    careful,
+    enums,
+    multi,
+    open_url,
+    slow_question,
+    gathered,
+]
 
 
 def server(**options: Any) -> Server:
@@ -574,3 +597,55 @@ def test_several_local_workers_share_one_state_key(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv(KEY_VARIABLE, "configured for every machine")
     entry.main(server(), "pkg", ["--http", "--workers", "3", "--store", "redis://x:1/0"])
     assert os.environ[KEY_VARIABLE] == "configured for every machine"  # never replaced
+
+
+GATHERED_ANSWERS = {
+    "elicit-1": {"action": "accept", "content": {"name": "Ada"}},
+    "sample-2": {"role": "assistant", "content": {"type": "text", "text": "hello"}, "model": "m"},
+    "roots-3": {"roots": [{"uri": "file:///x"}]},
+}
+
+
+@run
+async def test_questions_gathered_together_are_one_round_in_2026() -> None:
+    client = await Client(server(), STATELESS, ALL_CAPABILITIES).open()
+    first = (await client.call("gathered"))["result"]
+    assert first["resultType"] == "input_required"
+    asked = first["inputRequests"]
+    assert sorted(asked) == sorted(GATHERED_ANSWERS), asked
+    assert [asked[k]["method"] for k in sorted(asked)] == [
+        "elicitation/create",
+        "roots/list",
+        "sampling/createMessage",
+    ]
+    done = await client.call(
+        "gathered", inputResponses=GATHERED_ANSWERS, requestState=first["requestState"]
+    )
+    assert done["result"]["resultType"] == "complete", done
+    assert text(done) == "Ada; hello; roots 1"
+    # one answer short: only that one is asked again
+    partial = {k: v for k, v in GATHERED_ANSWERS.items() if k != "roots-3"}
+    again = await client.call(
+        "gathered", inputResponses=partial, requestState=first["requestState"]
+    )
+    assert list(again["result"]["inputRequests"]) == ["roots-3"]
+
+
+@run
+async def test_questions_gathered_together_go_out_at_once_in_a_session() -> None:
+    client = await Client(server(), "2025-11-25", ALL_CAPABILITIES).open()
+    call = asyncio.ensure_future(client.call("gathered"))
+    requests = await client.requests(3)
+    assert sorted(r["method"] for r in requests) == [
+        "elicitation/create",
+        "roots/list",
+        "sampling/createMessage",
+    ]
+    for request in requests:
+        answer = {
+            "elicitation/create": GATHERED_ANSWERS["elicit-1"],
+            "sampling/createMessage": GATHERED_ANSWERS["sample-2"],
+            "roots/list": GATHERED_ANSWERS["roots-3"],
+        }[request["method"]]
+        await client.send({"jsonrpc": "2.0", "id": request["id"], "result": answer})
+    assert text(await call) == "Ada; hello; roots 1"

@@ -414,13 +414,18 @@ def _case(corpus: Corpus) -> None:
             ),
         )
     elif roll == 11:  # a request whose id cannot be read
-        corpus.kinds["bad id"] += 1
-        corpus.anonymous += 1
         request_id = rng.choice([1.5, True, None, {"a": 1}, [1], 2**64, -(2**64)])
         if isinstance(request_id, int) and not isinstance(request_id, bool):
-            line = b'{"jsonrpc":"2.0","id":%d,"method":"ping"}' % request_id
-            corpus.lines.append(line)  # orjson reads it as a float
+            # An integer id of any size is an id: read exactly, answered under it.
+            corpus.kinds["big id"] += 1
+            corpus.answered.append(request_id)
+            params = orjson.dumps(meta_params(corpus.revision) or {})
+            corpus.lines.append(
+                b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":%s}' % (request_id, params)
+            )
         else:
+            corpus.kinds["bad id"] += 1
+            corpus.anonymous += 1
             _add(corpus, {"jsonrpc": "2.0", "id": request_id, "method": "ping"})
     elif roll == 12:  # not a message at all
         corpus.kinds["junk"] += 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import orjson
 
 from . import handlers
+from ._runtime.handler_lookup import handler_functions
 from ._runtime.registry import DispatchRow, ToolEntry, load_table
 from ._runtime.server import Server
 
@@ -65,11 +66,16 @@ _DATA: dict[str, DispatchRow] = orjson.loads(
 
 REVISIONS = ("2025-06-18", "2026-07-28")
 
+# Tool name -> the name of its function in handlers.py, looked up in that module's own
+# namespace (never as an attribute, which also finds what the module type defines).
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
-    {
-        "tag": handlers.tag,
-    },
+    handler_functions(
+        handlers,
+        {
+            "tag": "tag",
+        },
+    ),
     REVISIONS,
 )
 

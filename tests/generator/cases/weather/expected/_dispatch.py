@@ -12,6 +12,7 @@ from __future__ import annotations
 import orjson
 
 from . import handlers
+from ._runtime.handler_lookup import handler_functions
 from ._runtime.registry import DispatchRow, ToolEntry, load_table
 from ._runtime.server import Server
 
@@ -76,11 +77,16 @@ _DATA: dict[str, DispatchRow] = orjson.loads(
 
 REVISIONS = ("2025-06-18", "2026-07-28")
 
+# Tool name -> the name of its function in handlers.py, looked up in that module's own
+# namespace (never as an attribute, which also finds what the module type defines).
 TOOLS: tuple[ToolEntry, ...] = load_table(
     _DATA,
-    {
-        "get_weather": handlers.get_weather,
-    },
+    handler_functions(
+        handlers,
+        {
+            "get_weather": "get_weather",
+        },
+    ),
     REVISIONS,
 )
 
