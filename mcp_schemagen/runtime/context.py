@@ -22,7 +22,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
-from .interaction import Asking, Channel, SessionChannel
+from .asking.interaction import Asking, Channel, SessionChannel
 from .jsonrpc import RequestId, notification
 from .protocol import LOG_RANK, Revision
 from .session import Session

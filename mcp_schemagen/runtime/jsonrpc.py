@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
 
 RequestId = str | int
+# Delivers one complete JSON-RPC message to the client (a transport's write).
+Send = Callable[[bytes], None]
+# The core's answer to one incoming message: the response now, nothing (a notification,
+# a response), or an awaitable of either (a call still running).
+Reply = bytes | None | Awaitable[bytes | None]
 
 _dumps = orjson.dumps
 

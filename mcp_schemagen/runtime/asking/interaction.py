@@ -27,10 +27,11 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import jsonrpc
-from .jsonrpc import RequestId, RpcError
-from .outbound import ClientGone, Send
-from .protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, Revision
+from .. import jsonrpc
+from ..jsonrpc import RequestId, RpcError, Send
+from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, Revision
+from ..session import Session
+from .outbound import ClientGone
 from .questions import (
     ClientCapabilityMissing,
     ClientError,
@@ -40,14 +41,13 @@ from .questions import (
     InteractionError,
     InvalidAnswer,
     ListRoots,
-    Request,
+    Question,
     Root,
     Sample,
     SampleResult,
     declares,
 )
 from .request_state import RequestStateSeal, call_binding
-from .session import Session
 
 DEFAULT_TIMEOUT_SECONDS = 300.0
 
@@ -115,7 +115,7 @@ class Channel:
         return f"{kind}-{self._asked}"
 
     async def ask(
-        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+        self, requests: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -130,7 +130,7 @@ class SessionChannel(Channel):
         self._session = session
 
     async def ask(
-        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+        self, requests: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
         keys = list(requests)
         asked = [asyncio.ensure_future(self._one(requests[k], revision, timeout)) for k in keys]
@@ -143,7 +143,7 @@ class SessionChannel(Channel):
             raise
         return dict(zip(keys, answers, strict=True))
 
-    async def _one(self, request: Request, revision: Revision, timeout: float) -> Any:
+    async def _one(self, request: Question, revision: Revision, timeout: float) -> Any:
         send: Send = self._session.send
         try:
             response = await self._session.outbound.ask(
@@ -186,7 +186,7 @@ class RoundChannel(Channel):
         self._opened = state is None
 
     async def ask(
-        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+        self, requests: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
         if not self._opened:
             self._opened = True
@@ -248,14 +248,14 @@ class Asking:
     def _channel(self) -> Channel:
         raise NotImplementedError
 
-    def client_supports(self, request: Request) -> bool:
+    def client_supports(self, request: Question) -> bool:
         """Whether the client declared what ``request`` needs (so it can be asked)."""
         return request.method in self.revision.client_requests and request.allowed(
             self._channel().capabilities
         )
 
     async def ask(
-        self, requests: Mapping[str, Request], *, timeout: float = DEFAULT_TIMEOUT_SECONDS
+        self, requests: Mapping[str, Question], *, timeout: float = DEFAULT_TIMEOUT_SECONDS
     ) -> dict[str, Any]:
         """Ask several questions in one round (at once), each under its key; the answers
         by the same keys (``ElicitResult``, ``SampleResult``, ``list[Root]``)."""
@@ -311,7 +311,7 @@ class Asking:
         answer: list[Root] = await self._ask_one(ListRoots(), key, timeout)
         return answer
 
-    async def _ask_one(self, request: Request, key: str | None, timeout: float) -> Any:
+    async def _ask_one(self, request: Question, key: str | None, timeout: float) -> Any:
         if key is None:
             key = self._channel().next_key(request.kind)
         return (await self.ask({key: request}, timeout=timeout))[key]
