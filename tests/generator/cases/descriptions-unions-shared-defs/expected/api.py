@@ -10,6 +10,20 @@ Everything here is public and stays compatible; the modules under ``_runtime`` a
 server's internals and may change with any build.
 """
 
+from ._runtime.asking.questions import (
+    ClientCapabilityMissing,
+    ClientError,
+    ClientTimeout,
+    Elicit,
+    ElicitResult,
+    InteractionError,
+    InvalidAnswer,
+    ListRoots,
+    Root,
+    Sample,
+    SampleResult,
+    form,
+)
 from ._runtime.content import (
     Annotations,
     AudioContent,
@@ -28,20 +42,6 @@ from ._runtime.content import (
     text,
 )
 from ._runtime.context import Context, get_context
-from ._runtime.questions import (
-    ClientCapabilityMissing,
-    ClientError,
-    ClientTimeout,
-    Elicit,
-    ElicitResult,
-    InteractionError,
-    InvalidAnswer,
-    ListRoots,
-    Root,
-    Sample,
-    SampleResult,
-    form,
-)
 from ._runtime.result import ProtocolError, ToolError, ToolResult
 from ._runtime.workers import nonblocking
 
