@@ -14,6 +14,7 @@ import libcst as cst
 from mcp_schemagen.handlers.module import HandlerModule, Top
 from mcp_schemagen.handlers.scope import Binding, at_import, live_reads, module_bindings, names_read
 from mcp_schemagen.handlers.spec import (
+    RUNTIME_CONTENT,
     HandlerSpec,
     MergeConflict,
     ParsedSpec,
@@ -23,6 +24,7 @@ from mcp_schemagen.handlers.spec import (
     is_managed_import,
 )
 from mcp_schemagen.handlers.stubs import marker_comment
+from mcp_schemagen.ir import CONTENT_TYPES
 
 
 @dataclass
@@ -228,7 +230,8 @@ def _parameter_names(args: ast.arguments) -> set[str]:
 
 
 def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
-    old = [t for s in managed_statements(module) for t in import_triples(s)]
+    found = [t for s in managed_statements(module) for t in import_triples(s)]
+    old = [_public(t) for t in found]
     restored = set(plan.restore.values())
     orphans = {
         top.index
@@ -248,7 +251,7 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
             wanted.append(triple)
             bound.add(bound_name(triple))
     _check_kept_names_exist(module, spec, wanted, orphans)
-    if set(old) == set(wanted):
+    if set(found) == set(wanted):
         return
     dropped = {bound_name(t) for t in old} - bound
     _check_orphan_reads(module, sorted(orphans), dropped, plan)
@@ -256,6 +259,15 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
     plan.imports = (
         spec.source.managed_imports if wanted == list(spec.imports) else _render_imports(wanted)
     )
+
+
+def _public(triple: Triple) -> Triple:
+    """An import from the private ``._runtime.content`` (older builds wrote it) as the same
+    name from a public module: ``.types`` for the types it re-exports, else ``.api``."""
+    module, name, asname = triple
+    if module != RUNTIME_CONTENT:
+        return triple
+    return ("types" if name in CONTENT_TYPES else "api", name, asname)
 
 
 def managed_statements(module: HandlerModule) -> Iterator[ast.stmt]:
