@@ -17,6 +17,7 @@ from mcp_schemagen.ir import CONTENT_TYPES, Tool
 from mcp_schemagen.naming import docstring_literal, string_literal
 from mcp_schemagen.provenance import header, sha256_text
 from mcp_schemagen.resources import data_dir
+from mcp_schemagen.runtime.core.listing import DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
 from mcp_schemagen.runtime.registry import DispatchRow
 from mcp_schemagen.runtime_copy import runtime_path, runtime_sources
 from mcp_schemagen.typegen import beyond_64_bits
@@ -72,6 +73,19 @@ def raw_json_literal_body(value: Any) -> str:
     return json.dumps(value, indent=1, ensure_ascii=True).replace("'", "\\u0027")
 
 
+def _server_options(config: Config) -> list[str]:
+    """``Server`` keyword arguments for the configuration keys a project set (the runtime's
+    defaults are left out, so the dispatch module says only what the project chose)."""
+    options = []
+    if config.instructions is not None:
+        options.append(f"instructions={string_literal(config.instructions)}")
+    if config.ttl_ms != DEFAULT_TTL_MS:
+        options.append(f"ttl_ms={config.ttl_ms}")
+    if config.cache_scope != DEFAULT_CACHE_SCOPE:
+        options.append(f"cache_scope={string_literal(config.cache_scope)}")
+    return options
+
+
 # (path relative to the package, text before formatting) -> the formatted text an earlier
 # build made of exactly that text, or None.
 Reuse = Callable[[str, str], str | None]
@@ -119,6 +133,7 @@ def render_package(
             server_version=string_literal(config.server_version),
             revisions=python_value(config.revisions),
             page_size=config.page_size,
+            options=_server_options(config),
         ),
         "types.py": _template(
             "types.py.jinja",
