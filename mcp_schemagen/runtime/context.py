@@ -12,7 +12,7 @@
 
 Both methods are plain calls (no ``await``), so sync and async handlers use them alike.
 An async handler can also ask the client: ``await ctx.elicit(...)``, ``ctx.sample(...)``,
-``ctx.list_roots()``, ``ctx.ask({...})`` (see interaction.py).
+``ctx.list_roots()``, ``ctx.ask({...})`` (see asking/interaction.py).
 Cancellation (``notifications/cancelled``) cancels an async handler's task: it sees
 ``asyncio.CancelledError`` at its next ``await``; no response is sent for that request.
 """
