@@ -22,7 +22,8 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
-from .asking.interaction import Asking, Channel, SessionChannel
+from .asking.handler_methods import Asking
+from .asking.interaction import Channel, SessionChannel
 from .jsonrpc import RequestId, notification
 from .protocol import LOG_RANK, Revision
 from .session import Session

@@ -13,7 +13,8 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any
 
 from .. import jsonrpc
-from ..asking.interaction import Channel, ClientCapabilityMissing, Interrupt, round_channel
+from ..asking.interaction import Channel, Interrupt, round_channel
+from ..asking.questions import ClientCapabilityMissing
 from ..asking.request_state import RequestStateSeal
 from ..context import Context, enter, leave
 from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
