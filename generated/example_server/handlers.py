@@ -118,6 +118,12 @@ def shape_area(*, shape: ShapeAreaCircle | ShapeAreaRectangle, precision: int = 
 # mcp-codegen tool: "weather_forecast"
 def weather_forecast(*, location: str, days: int = 3) -> WeatherForecastOutput | ToolResult:
     """Daily forecast for the next days, as structured data."""
+    return _forecast(location, days)
+
+
+def _forecast(location: str, days: int) -> WeatherForecastOutput:
+    # The forecast itself: summarize_forecast reads it too (a handler may return a
+    # ToolResult instead, so its result is not indexable as the output type).
     start = datetime.date(2026, 1, 1)
     forecast: list[WeatherForecastDay] = []
     for offset in range(days):
@@ -209,7 +215,7 @@ async def plan_trip(*, destination: str) -> ToolReturn:
 # mcp-codegen tool: "summarize_forecast"
 async def summarize_forecast(*, location: str, days: int = 3) -> ToolReturn:
     """Have the client's model summarize the forecast for a city in one sentence (sampling)."""
-    forecast = weather_forecast(location=location, days=days)
+    forecast = _forecast(location, days)
     facts = "; ".join(f"{day['date']}: {day['conditions']}, {day['low']} to {day['high']}" for day in forecast["days"])
     answer = await get_context().sample(
         [f"Summarize this forecast for {location} in one sentence: {facts}"],
