@@ -33,7 +33,7 @@ from ..protocol import BY_NAME, INVALID_REQUEST, PARSE_ERROR, newest
 from ..server import Server
 from ..store import Store, open_store
 from .endpoint import JSON, HttpRequest, Responder
-from .headers import accepts, decode_value, host_allowed, origin_allowed, param_headers
+from .headers import accepts, host_allowed, origin_allowed, param_headers
 from .sessions import SessionEndpoint
 from .settings import HttpSettings
 from .stateless import StatelessEndpoint
@@ -225,4 +225,4 @@ def create_app(server: Server, settings: HttpSettings | None = None) -> McpHttpA
     return McpHttpApp(server, settings)
 
 
-__all__ = ["McpHttpApp", "create_app", "decode_value"]
+__all__ = ["McpHttpApp", "create_app"]
