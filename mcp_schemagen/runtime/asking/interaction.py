@@ -106,7 +106,7 @@ class Channel:
         return f"{kind}-{self._asked}"
 
     async def ask(
-        self, requests: Mapping[str, Question], revision: Revision, timeout: float
+        self, questions: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -121,10 +121,10 @@ class SessionChannel(Channel):
         self._session = session
 
     async def ask(
-        self, requests: Mapping[str, Question], revision: Revision, timeout: float
+        self, questions: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
-        keys = list(requests)
-        asked = [asyncio.ensure_future(self._one(requests[k], revision, timeout)) for k in keys]
+        keys = list(questions)
+        asked = [asyncio.ensure_future(self._one(questions[k], revision, timeout)) for k in keys]
         try:
             answers = await asyncio.gather(*asked)
         except BaseException:
@@ -134,24 +134,24 @@ class SessionChannel(Channel):
             raise
         return dict(zip(keys, answers, strict=True))
 
-    async def _one(self, request: Question, revision: Revision, timeout: float) -> Any:
+    async def _one(self, question: Question, revision: Revision, timeout: float) -> Any:
         send: Send = self._session.send
         try:
             response = await self._session.outbound.ask(
-                send, request.method, request.params(revision), timeout
+                send, question.method, question.params(revision), timeout
             )
         except TimeoutError:
             raise ClientTimeout(
-                f"The client did not answer {request.method} within {timeout:g} s"
+                f"The client did not answer {question.method} within {timeout:g} s"
             ) from None
         except ClientGone as gone:
             raise InteractionError(str(gone)) from None
         error = response.get("error")
         if error is not None:
             if type(error) is not dict:
-                raise InvalidAnswer(f"the client answered {request.method} with a malformed error")
+                raise InvalidAnswer(f"the client answered {question.method} with a malformed error")
             raise ClientError(error.get("code"), str(error.get("message", "")), error.get("data"))
-        return request.parse(response.get("result"))
+        return question.parse(response.get("result"))
 
 
 class RoundChannel(Channel):
@@ -177,7 +177,7 @@ class RoundChannel(Channel):
         self._opened = state is None
 
     async def ask(
-        self, requests: Mapping[str, Question], revision: Revision, timeout: float
+        self, questions: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
         if not self._opened:
             self._opened = True
@@ -187,13 +187,13 @@ class RoundChannel(Channel):
                 raise Refused(failure) from None
         found: dict[str, Any] = {}
         missing: dict[str, dict[str, Any]] = {}
-        for key, request in requests.items():
+        for key, question in questions.items():
             raw = self._answers.get(key, self._responses.get(key))
             try:
-                found[key] = request.parse(raw)
+                found[key] = question.parse(raw)
                 self._answers[key] = raw
             except InvalidAnswer:  # absent or malformed: ask (again)
-                missing[key] = {"method": request.method, "params": request.params(revision)}
+                missing[key] = {"method": question.method, "params": question.params(revision)}
         if missing:
             raise InputRequired(missing, self._answers)
         return found
