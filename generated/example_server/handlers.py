@@ -27,12 +27,13 @@ from example_server.api import (
 from example_server.types import WeatherForecastDay
 
 from .types import (
-    ContentBlock,
     CreateOrderCustomer,
     CreateOrderItem,
     GetWeatherUnits,
     ShapeAreaCircle,
     ShapeAreaRectangle,
+    ToolResult,
+    ToolReturn,
     WeatherForecastOutput,
 )
 
@@ -52,7 +53,7 @@ def create_order(
     items: list[CreateOrderItem],
     gift_wrap: bool = False,
     notes: str | None = None,
-) -> str | list[ContentBlock]:
+) -> ToolReturn:
     """Place an order for one customer: nested objects and an array of objects."""
     total = sum(item["quantity"] * item["unit_price"] for item in items)
     lines = [f"Order for {customer['name']} <{customer['email']}>:"]
@@ -64,7 +65,7 @@ def create_order(
 
 
 # mcp-codegen tool: "divide"
-def divide(*, dividend: float, divisor: float) -> str | list[ContentBlock]:
+def divide(*, dividend: float, divisor: float) -> ToolReturn:
     """Divide two numbers; dividing by zero is reported as a tool error."""
     if divisor == 0:
         # ToolError: an expected failure, told to the model without logging a traceback
@@ -73,7 +74,7 @@ def divide(*, dividend: float, divisor: float) -> str | list[ContentBlock]:
 
 
 # mcp-codegen tool: "get_weather"
-def get_weather(*, location: str, units: GetWeatherUnits = "celsius") -> str | list[ContentBlock]:
+def get_weather(*, location: str, units: GetWeatherUnits = "celsius") -> ToolReturn:
     """Report the current weather for a city or a postal code."""
     seed = _seed(location)
     celsius = seed % 35 - 5
@@ -92,7 +93,7 @@ def _png(width: int, height: int, pixels: list[bytes]) -> bytes:
 
 
 # mcp-codegen tool: "render_chart"
-def render_chart(*, values: list[float], title: str | None = None) -> str | list[ContentBlock]:
+def render_chart(*, values: list[float], title: str | None = None) -> ToolReturn:
     """Render a bar chart as a PNG image and link to the data it was drawn from."""
     height, bar = 40, 6
     top = max(max(values), 1e-9)
@@ -109,15 +110,13 @@ def render_chart(*, values: list[float], title: str | None = None) -> str | list
 
 
 # mcp-codegen tool: "server_time"
-def server_time() -> str | list[ContentBlock]:
+def server_time() -> ToolReturn:
     """The server's current time in UTC, as an ISO 8601 string."""
     return [text(datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"))]
 
 
 # mcp-codegen tool: "shape_area"
-def shape_area(
-    *, shape: ShapeAreaCircle | ShapeAreaRectangle, precision: int = 2
-) -> str | list[ContentBlock]:
+def shape_area(*, shape: ShapeAreaCircle | ShapeAreaRectangle, precision: int = 2) -> ToolReturn:
     """Area of a circle or a rectangle, chosen by \"kind\" ($defs, $ref and oneOf)."""
     if shape["kind"] == "circle":
         area = math.pi * shape["radius"] ** 2
@@ -127,8 +126,14 @@ def shape_area(
 
 
 # mcp-codegen tool: "weather_forecast"
-def weather_forecast(*, location: str, days: int = 3) -> WeatherForecastOutput:
+def weather_forecast(*, location: str, days: int = 3) -> WeatherForecastOutput | ToolResult:
     """Daily forecast for the next days, as structured data."""
+    return _forecast(location, days)
+
+
+def _forecast(location: str, days: int) -> WeatherForecastOutput:
+    # The forecast itself: summarize_forecast reads it too (a handler may return a
+    # ToolResult instead, so its result is not indexable as the output type).
     start = datetime.date(2026, 1, 1)
     forecast: list[WeatherForecastDay] = []
     for offset in range(days):
@@ -146,7 +151,7 @@ def weather_forecast(*, location: str, days: int = 3) -> WeatherForecastOutput:
 
 
 # mcp-codegen tool: "cancel_order"
-async def cancel_order(*, order_id: str) -> str | list[ContentBlock]:
+async def cancel_order(*, order_id: str) -> ToolReturn:
     """Cancel an order once the user confirms it (asks the user through the client: elicitation)."""
     # Ask first, act after: in 2026-07-28 the handler runs again from the top when the
     # client retries with the answer, so nothing before this line may have effects.
@@ -161,7 +166,7 @@ async def cancel_order(*, order_id: str) -> str | list[ContentBlock]:
 
 
 # mcp-codegen tool: "list_workspace"
-async def list_workspace() -> str | list[ContentBlock]:
+async def list_workspace() -> ToolReturn:
     """List the folders and files the client lets this server work on (roots)."""
     roots = await get_context().list_roots(key="roots")
     if not roots:
@@ -170,7 +175,7 @@ async def list_workspace() -> str | list[ContentBlock]:
 
 
 # mcp-codegen tool: "plan_trip"
-async def plan_trip(*, destination: str) -> str | list[ContentBlock]:
+async def plan_trip(*, destination: str) -> ToolReturn:
     """Plan a trip in two rounds of questions: the traveller's preferences (a form with defaults and choices), then at once a confirmation and a packing list from the client's model."""
     ctx = get_context()
     preferences = await ctx.elicit(
@@ -218,9 +223,9 @@ async def plan_trip(*, destination: str) -> str | list[ContentBlock]:
 
 
 # mcp-codegen tool: "summarize_forecast"
-async def summarize_forecast(*, location: str, days: int = 3) -> str | list[ContentBlock]:
+async def summarize_forecast(*, location: str, days: int = 3) -> ToolReturn:
     """Have the client's model summarize the forecast for a city in one sentence (sampling)."""
-    forecast = weather_forecast(location=location, days=days)
+    forecast = _forecast(location, days)
     facts = "; ".join(f"{day['date']}: {day['conditions']}, {day['low']} to {day['high']}" for day in forecast["days"])
     answer = await get_context().sample(
         [f"Summarize this forecast for {location} in one sentence: {facts}"],

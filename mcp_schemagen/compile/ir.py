@@ -16,6 +16,8 @@ CONTENT_TYPES = (
     "ImageContent",
     "ResourceLink",
     "TextContent",
+    "ToolResult",
+    "ToolReturn",
 )
 
 
@@ -72,11 +74,13 @@ class CompiledTool:
 
     @property
     def returns(self) -> str:
-        return self.output_type or "str | list[ContentBlock]"
+        """Every return the runtime accepts: the output type or a ToolResult; without an
+        outputSchema, ToolReturn (text, content blocks, data, a ToolResult)."""
+        return f"{self.output_type} | ToolResult" if self.output_type else "ToolReturn"
 
     def type_references(self) -> frozenset[str]:
         """The public type names the handler's signature uses, for its import."""
-        names = {self.output_type or "ContentBlock"}
+        names = {self.output_type, "ToolResult"} if self.output_type else {"ToolReturn"}
         if self.whole_arguments is not None:
             names.add(self.input_type)
         for parameter in self.parameters:

@@ -6,7 +6,8 @@ What the generator owns in ``handlers.py``, and nothing else:
 * one marker comment directly above each handler, ``# mcp-codegen tool: "<tool>"``. It is
   how a later build tells a handler (whose tool may disappear) from a helper function of the
   same shape, and which tool it served;
-* the top-level import statements from ``.types`` and ``._runtime.content``;
+* the top-level import statements from ``.types`` and ``._runtime.content`` (names from
+  the latter, which older builds wrote, move to ``.types`` or the public ``.api``);
 * the orphan banner (:data:`ORPHAN_BANNER`) that starts the orphan section at the end;
 * the stand-in lines (``Name = Any  # mcp-codegen: ...``) for types of removed tools.
 

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from mcp_schemagen.compile.ir import CONTENT_TYPES
 from mcp_schemagen.handlers.module import HandlerModule, Top
 from mcp_schemagen.handlers.scope import Binding, at_import, live_reads, module_bindings, names_read
 from mcp_schemagen.handlers.spec import (
+    RUNTIME_CONTENT,
     HandlerSpec,
     MergeConflict,
     ParsedSpec,
@@ -233,7 +235,8 @@ def _parameter_names(args: ast.arguments) -> set[str]:
 
 
 def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
-    old = [t for s in managed_statements(module) for t in import_triples(s)]
+    found = [t for s in managed_statements(module) for t in import_triples(s)]
+    old = [_public(t) for t in found]
     restored = set(plan.restore.values())
     orphans = {
         top.index
@@ -254,7 +257,7 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
             bound.add(bound_name(triple))
     _check_kept_names_exist(module, spec, wanted, orphans)
     needed: set[str] = set()
-    if set(old) != set(wanted):
+    if set(found) != set(wanted):
         dropped = {bound_name(t) for t in old} - bound
         needed = _check_orphan_reads(module, sorted(orphans), dropped, plan)
         _check_import_comments(module)
@@ -277,6 +280,15 @@ def _plan_stand_ins(
     if names != sorted(existing):
         plan.stand_ins = names
     plan.any_import = bool(names) and needs_any_import(module)
+
+
+def _public(triple: Triple) -> Triple:
+    """An import from the private ``._runtime.content`` (older builds wrote it) as the same
+    name from a public module: ``.types`` for the types it re-exports, else ``.api``."""
+    module, name, asname = triple
+    if module != RUNTIME_CONTENT:
+        return triple
+    return ("types" if name in CONTENT_TYPES else "api", name, asname)
 
 
 def managed_statements(module: HandlerModule) -> Iterator[ast.stmt]:

@@ -7,7 +7,10 @@ import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-MANAGED_MODULES = ("types", "_runtime.content")  # as in `from .<module> import ...`
+# As in `from .<module> import ...`. Older builds imported content types from the private
+# `_runtime.content`; the merge moves those names to `.types` and `.api`.
+RUNTIME_CONTENT = "_runtime.content"
+MANAGED_MODULES = ("types", RUNTIME_CONTENT)
 
 
 @dataclass(frozen=True)

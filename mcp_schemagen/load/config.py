@@ -14,10 +14,12 @@ from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
 from mcp_schemagen.load.containment import glob_problem, inside, outside_message
 from mcp_schemagen.load.published import known_tool_fields
 from mcp_schemagen.load.specs import revision_names
+from mcp_schemagen.runtime.core.listing import CACHE_SCOPES, DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
 DEFAULT_PAGE_SIZE = 100
+MAX_TTL_MS = 2**53 - 1  # the largest integer every JSON client reads exactly
 _PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _KNOWN_KEYS = frozenset(
     {
@@ -28,6 +30,9 @@ _KNOWN_KEYS = frozenset(
         "server-name",
         "server-version",
         "page-size",
+        "instructions",
+        "ttl-ms",
+        "cache-scope",
         "protocol-models",
         "accept-omitted",
         "accept-keywords",
@@ -56,6 +61,11 @@ class Config:
     accept_omitted: tuple[str, ...] = ()
     # Unknown schema keywords the project uses on purpose: no error, no warning.
     accept_keywords: tuple[str, ...] = ()
+    # What initialize and server/discover tell clients about using the server.
+    instructions: str | None = None
+    # 2026-07-28 caching hints of tools/list and server/discover (ttlMs, cacheScope).
+    ttl_ms: int = DEFAULT_TTL_MS
+    cache_scope: str = DEFAULT_CACHE_SCOPE
 
     @property
     def package_dir(self) -> Path:
@@ -151,6 +161,31 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         bad("page-size", "must be a positive integer (tools per tools/list page)")
         page_size = DEFAULT_PAGE_SIZE
 
+    instructions = section.get("instructions")
+    if instructions is not None and not (isinstance(instructions, str) and instructions.strip()):
+        bad(
+            "instructions",
+            "must be a non-empty string: how to use this server, sent to clients in the"
+            " initialize (and 2026-07-28 server/discover) result",
+        )
+        instructions = None
+    ttl_ms = section.get("ttl-ms", DEFAULT_TTL_MS)
+    if not isinstance(ttl_ms, int) or isinstance(ttl_ms, bool) or not 0 <= ttl_ms <= MAX_TTL_MS:
+        bad(
+            "ttl-ms",
+            f"must be an integer from 0 to {MAX_TTL_MS}: milliseconds a 2026-07-28 client may"
+            f" reuse a tools/list or server/discover result (default {DEFAULT_TTL_MS})",
+        )
+        ttl_ms = DEFAULT_TTL_MS
+    cache_scope = section.get("cache-scope", DEFAULT_CACHE_SCOPE)
+    if cache_scope not in CACHE_SCOPES:
+        bad(
+            "cache-scope",
+            f"must be one of {', '.join(map(repr, CACHE_SCOPES))}, got {cache_scope!r}"
+            ' ("private": results hold user-specific data, caches must not share them)',
+        )
+        cache_scope = DEFAULT_CACHE_SCOPE
+
     protocol_models = section.get("protocol-models", False)
     if not isinstance(protocol_models, bool):
         bad("protocol-models", "must be true or false (generate PACKAGE.protocol, pydantic models)")
@@ -193,4 +228,7 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         revisions_listed="revisions" in section,
         accept_omitted=tuple(accepted),
         accept_keywords=tuple(keywords),
+        instructions=instructions,
+        ttl_ms=ttl_ms,
+        cache_scope=cache_scope,
     )

@@ -19,7 +19,8 @@ from mcp_schemagen.package_data import data_dir
 from mcp_schemagen.render.formatting import format_modules
 from mcp_schemagen.render.output import OutputFile
 from mcp_schemagen.render.provenance import header, sha256_text
-from mcp_schemagen.render.runtime_copy import runtime_sources
+from mcp_schemagen.render.runtime_copy import runtime_path, runtime_sources
+from mcp_schemagen.runtime.core.listing import DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
 from mcp_schemagen.runtime.registry import DispatchRow
 
 
@@ -70,6 +71,19 @@ def raw_json_literal_body(value: Any) -> str:
     each is ``\\"``; between tokens stand ``,`` ``:`` or white space). ASCII only, and ``'``
     as the JSON escape \\u0027, so the text is safe between either kind of triple quotes."""
     return json.dumps(value, indent=1, ensure_ascii=True).replace("'", "\\u0027")
+
+
+def _server_options(config: Config) -> list[str]:
+    """``Server`` keyword arguments for the configuration keys a project set (the runtime's
+    defaults are left out, so the dispatch module says only what the project chose)."""
+    options = []
+    if config.instructions is not None:
+        options.append(f"instructions={string_literal(config.instructions)}")
+    if config.ttl_ms != DEFAULT_TTL_MS:
+        options.append(f"ttl_ms={config.ttl_ms}")
+    if config.cache_scope != DEFAULT_CACHE_SCOPE:
+        options.append(f"cache_scope={string_literal(config.cache_scope)}")
+    return options
 
 
 # (path relative to the package, text before formatting) -> the formatted text an earlier
@@ -132,6 +146,7 @@ def render_package(
             server_version=string_literal(config.server_version),
             revisions=python_value(config.revisions),
             page_size=config.page_size,
+            options=_server_options(config),
         ),
         "types.py": _template(
             "types.py.jinja",
@@ -159,5 +174,5 @@ def render_package(
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")
     for source in runtime_sources():
         text = runtime_header + source.read_text(encoding="utf-8")
-        outputs.append(OutputFile(package / "_runtime" / source.name, text))
+        outputs.append(OutputFile(package / "_runtime" / runtime_path(source), text))
     return RenderedPackage(outputs, {name: sha256_text(text) for name, text in rendered.items()})

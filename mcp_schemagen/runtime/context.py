@@ -12,7 +12,7 @@
 
 Both methods are plain calls (no ``await``), so sync and async handlers use them alike.
 An async handler can also ask the client: ``await ctx.elicit(...)``, ``ctx.sample(...)``,
-``ctx.list_roots()``, ``ctx.ask({...})`` (see interaction.py).
+``ctx.list_roots()``, ``ctx.ask({...})`` (see asking/interaction.py).
 Cancellation (``notifications/cancelled``) cancels an async handler's task: it sees
 ``asyncio.CancelledError`` at its next ``await``; no response is sent for that request.
 """
@@ -22,7 +22,8 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
-from .interaction import Asking, Channel, SessionChannel
+from .asking.handler_methods import Asking
+from .asking.interaction import Channel, SessionChannel
 from .jsonrpc import RequestId, notification
 from .protocol import LOG_RANK, Revision
 from .session import Session

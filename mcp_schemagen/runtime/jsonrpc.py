@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -11,6 +12,11 @@ import orjson
 from . import exact_json
 
 RequestId = str | int
+# Delivers one complete JSON-RPC message to the client (a transport's write).
+Send = Callable[[bytes], None]
+# The core's answer to one incoming message: the response now, nothing (a notification,
+# a response), or an awaitable of either (a call still running).
+Reply = bytes | None | Awaitable[bytes | None]
 
 # orjson, falling back to the standard encoder only for integers beyond 64 bits (a request
 # id or a result may hold one): the fast path is orjson's own.

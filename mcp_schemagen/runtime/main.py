@@ -13,8 +13,8 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 
-from .http_settings import LOOPBACK_HOSTS, HttpSettings
-from .request_state import KEY_VARIABLE
+from .asking.request_state import KEY_VARIABLE
+from .http.settings import LOOPBACK_HOSTS, HttpSettings
 from .server import Server
 from .stdio import claim_stdout, run_stdio
 
@@ -147,7 +147,7 @@ def serve_http(
         sys.exit(f"--http needs uvicorn: pip install '{package.replace('_', '-')}[http]'")
     os.environ.update(settings.environment())  # worker processes read the same settings
     if workers == 1:
-        from .asgi import McpHttpApp
+        from .http.app import McpHttpApp
 
         uvicorn.run(
             McpHttpApp(server, settings), host=host, port=port, log_level="warning", lifespan="on"

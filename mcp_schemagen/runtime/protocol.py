@@ -165,9 +165,17 @@ class Revision:
         return isinstance(schema, dict) and schema.get("type") == "object"
 
     def list_result(
-        self, tools: list[Any], next_cursor: str | None, *, ttl_ms: int, cache_scope: str
+        self,
+        field: str,
+        items: list[Any],
+        next_cursor: str | None,
+        *,
+        ttl_ms: int,
+        cache_scope: str,
     ) -> dict[str, Any]:
-        body: dict[str, Any] = {"tools": tools}
+        """One page of a list result (``field``: "tools"); ``ttl_ms`` and ``cache_scope``
+        are the caching hints of the revisions that define them."""
+        body: dict[str, Any] = {field: items}
         if next_cursor is not None:
             body["nextCursor"] = next_cursor
         return body
@@ -386,9 +394,17 @@ class Revision2026_07_28(Revision2025_11_25):
         return structured is not UNSET  # any JSON value
 
     def list_result(
-        self, tools: list[Any], next_cursor: str | None, *, ttl_ms: int, cache_scope: str
+        self,
+        field: str,
+        items: list[Any],
+        next_cursor: str | None,
+        *,
+        ttl_ms: int,
+        cache_scope: str,
     ) -> dict[str, Any]:
-        body = super().list_result(tools, next_cursor, ttl_ms=ttl_ms, cache_scope=cache_scope)
+        body = super().list_result(
+            field, items, next_cursor, ttl_ms=ttl_ms, cache_scope=cache_scope
+        )
         body["ttlMs"] = ttl_ms
         body["cacheScope"] = cache_scope
         return body

@@ -6,12 +6,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from .jsonrpc import RequestId, RpcError
-from .outbound import Outbound
+from .asking.outbound import Outbound
+from .jsonrpc import RequestId, RpcError, Send
 from .protocol import INVALID_REQUEST, Revision
 from .workers import from_any_thread
-
-Send = Callable[[bytes], None]
 
 
 def _discard(_message: bytes) -> None:

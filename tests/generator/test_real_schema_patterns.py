@@ -134,7 +134,7 @@ def test_a_tool_named_like_a_builtin_does_not_shadow_it(
     project: Path, conversation: Conversation
 ) -> None:
     source = (project / "server" / "handlers.py").read_text(encoding="utf-8")
-    assert "def list_() -> str | list[ContentBlock]:" in source
+    assert "def list_() -> ToolReturn:" in source
     # Every handler's annotations resolve in the module's namespace.
     _python(
         project,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from mcp_schemagen.runtime.http_headers import (
+from mcp_schemagen.runtime.http.headers import (
     accepts,
     decode_value,
     host_allowed,
@@ -11,7 +11,7 @@ from mcp_schemagen.runtime.http_headers import (
     param_headers,
     param_mismatch,
 )
-from mcp_schemagen.runtime.http_settings import LOOPBACK_HOSTS
+from mcp_schemagen.runtime.http.settings import LOOPBACK_HOSTS
 
 SCHEMA = {
     "type": "object",

@@ -16,17 +16,21 @@ import orjson
 import pytest
 
 from mcp_schemagen.runtime import main as entry
-from mcp_schemagen.runtime.context import get_context
-from mcp_schemagen.runtime.protocol import BY_NAME, NAMES
-from mcp_schemagen.runtime.questions import (
+from mcp_schemagen.runtime.asking.questions import (
     ClientCapabilityMissing,
     Elicit,
     ListRoots,
     Sample,
     form,
 )
+from mcp_schemagen.runtime.asking.request_state import (
+    KEY_VARIABLE,
+    MemoryStateStore,
+    RequestStateSeal,
+)
+from mcp_schemagen.runtime.context import get_context
+from mcp_schemagen.runtime.protocol import BY_NAME, NAMES
 from mcp_schemagen.runtime.registry import ToolEntry
-from mcp_schemagen.runtime.request_state import KEY_VARIABLE, MemoryStateStore, RequestStateSeal
 from mcp_schemagen.runtime.server import Server
 
 STATELESS = "2026-07-28"

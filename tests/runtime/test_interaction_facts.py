@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from mcp_schemagen.runtime.asking.questions import Elicit, ListRoots, Sample, form
 from mcp_schemagen.runtime.protocol import REVISIONS, Revision
-from mcp_schemagen.runtime.questions import Elicit, ListRoots, Sample, form
 from tests.support.paths import needs_shared
 from tests.support.spec_check import spec
 

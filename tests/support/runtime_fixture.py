@@ -17,7 +17,7 @@ from types import ModuleType
 import jinja2
 
 from mcp_schemagen.package_data import data_dir
-from mcp_schemagen.render.runtime_copy import runtime_sources
+from mcp_schemagen.render.runtime_copy import runtime_path, runtime_sources
 from mcp_schemagen.runtime.protocol import NAMES
 
 PACKAGE = "fake_mcp_server"
@@ -292,7 +292,9 @@ def build_package(
     runtime = target / "_runtime"
     runtime.mkdir(parents=True)
     for source in runtime_sources():
-        (runtime / source.name).write_text(HEADER + source.read_text())
+        copy = runtime / runtime_path(source)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(HEADER + source.read_text())
     (target / "__init__.py").write_text(HEADER)
     (target / "handlers.py").write_text(HANDLERS)
     (target / "_dispatch.py").write_text(

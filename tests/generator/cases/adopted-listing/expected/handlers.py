@@ -8,16 +8,16 @@ code may use (content, results, errors, the context) is in `.api`.
 
 from __future__ import annotations
 
-from .types import ContentBlock
+from .types import ToolReturn
 
 
 # mcp-codegen tool: "ping"
-def ping() -> str | list[ContentBlock]:
+def ping() -> ToolReturn:
     """Answer pong."""
     raise NotImplementedError("ping")
 
 
 # mcp-codegen tool: "add"
-def add(*, a: int, b: int) -> str | list[ContentBlock]:
+def add(*, a: int, b: int) -> ToolReturn:
     """Add two integers."""
     raise NotImplementedError("add")

@@ -15,6 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
+from ._runtime.result import ToolResult, ToolReturn
 from ._types.add__input import AddInput
 from ._types.ping__input import PingInput
 
@@ -27,4 +28,6 @@ __all__ = [
     "PingInput",
     "ResourceLink",
     "TextContent",
+    "ToolResult",
+    "ToolReturn",
 ]

@@ -7,6 +7,6 @@
 Settings come from the environment (see `python -m server --help`)."""
 
 from ._dispatch import SERVER
-from ._runtime.asgi import McpHttpApp, create_app
+from ._runtime.http.app import McpHttpApp, create_app
 
 app: McpHttpApp = create_app(SERVER)

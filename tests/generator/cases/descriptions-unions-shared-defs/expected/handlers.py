@@ -9,12 +9,13 @@ code may use (content, results, errors, the context) is in `.api`.
 from __future__ import annotations
 
 from .types import (
-    ContentBlock,
     Place,
     PlanTripDestination,
     PlanTripOutput,
     PlanTripViaLatLon,
     PlanTripViaStation,
+    ToolResult,
+    ToolReturn,
 )
 
 
@@ -25,7 +26,7 @@ def plan_trip(
     destination: Place | PlanTripDestination,
     days: int | None = None,
     via: PlanTripViaStation | PlanTripViaLatLon | None = None,
-) -> PlanTripOutput:
+) -> PlanTripOutput | ToolResult:
     """Plan a trip between two places.
 
     Args:
@@ -38,6 +39,6 @@ def plan_trip(
 
 
 # mcp-codegen tool: "weather_at"
-def weather_at(*, where: Place) -> str | list[ContentBlock]:
+def weather_at(*, where: Place) -> ToolReturn:
     """Weather at a place."""
     raise NotImplementedError("weather_at")

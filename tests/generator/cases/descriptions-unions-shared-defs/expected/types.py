@@ -15,6 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
+from ._runtime.result import ToolResult, ToolReturn
 from ._types.plan_trip__input import Destination as PlanTripDestination
 from ._types.plan_trip__input import Place, PlanTripInput
 from ._types.plan_trip__input import Via as PlanTripViaStation
@@ -35,5 +36,7 @@ __all__ = [
     "PlanTripViaStation",
     "ResourceLink",
     "TextContent",
+    "ToolResult",
+    "ToolReturn",
     "WeatherAtInput",
 ]

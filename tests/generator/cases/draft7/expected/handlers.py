@@ -8,10 +8,10 @@ code may use (content, results, errors, the context) is in `.api`.
 
 from __future__ import annotations
 
-from .types import ContentBlock, Tag
+from .types import Tag, ToolReturn
 
 
 # mcp-codegen tool: "tag"
-def tag(*, item: str, tags: list[Tag]) -> str | list[ContentBlock]:
+def tag(*, item: str, tags: list[Tag]) -> ToolReturn:
     """Tag an item (a draft-07 schema with definitions)."""
     raise NotImplementedError("tag")

@@ -15,6 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
+from ._runtime.result import ToolResult, ToolReturn
 from ._types.tag__input import Tag, TagInput
 
 __all__ = [
@@ -26,4 +27,6 @@ __all__ = [
     "Tag",
     "TagInput",
     "TextContent",
+    "ToolResult",
+    "ToolReturn",
 ]

@@ -8,10 +8,10 @@ code may use (content, results, errors, the context) is in `.api`.
 
 from __future__ import annotations
 
-from .types import ContentBlock, LookupInput
+from .types import LookupInput, ToolReturn
 
 
 # mcp-codegen tool: "lookup"
-def lookup(arguments: LookupInput) -> str | list[ContentBlock]:
+def lookup(arguments: LookupInput) -> ToolReturn:
     """Find a user by id or by email."""
     raise NotImplementedError("lookup")

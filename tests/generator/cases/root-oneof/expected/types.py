@@ -15,6 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
+from ._runtime.result import ToolResult, ToolReturn
 from ._types.lookup__input import LookupInput, LookupInput1, LookupInput2
 
 __all__ = [
@@ -27,4 +28,6 @@ __all__ = [
     "LookupInput2",
     "ResourceLink",
     "TextContent",
+    "ToolResult",
+    "ToolReturn",
 ]

@@ -8,10 +8,10 @@ code may use (content, results, errors, the context) is in `.api`.
 
 from __future__ import annotations
 
-from .types import StatsOutput
+from .types import StatsOutput, ToolResult
 
 
 # mcp-codegen tool: "stats"
-def stats(*, values: list[float]) -> StatsOutput:
+def stats(*, values: list[float]) -> StatsOutput | ToolResult:
     """Mean and spread of a series."""
     raise NotImplementedError("stats")

@@ -15,6 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
+from ._runtime.result import ToolResult, ToolReturn
 from ._types.stats__input import StatsInput
 from ._types.stats__output import Spread as StatsSpread
 from ._types.stats__output import StatsOutput
@@ -29,4 +30,6 @@ __all__ = [
     "StatsOutput",
     "StatsSpread",
     "TextContent",
+    "ToolResult",
+    "ToolReturn",
 ]

@@ -8,12 +8,12 @@ code may use (content, results, errors, the context) is in `.api`.
 
 from __future__ import annotations
 
-from .types import ContentBlock, GetWeatherUnits
+from .types import GetWeatherUnits, ToolReturn
 
 
 # mcp-codegen tool: "get_weather"
 def get_weather(
     *, location: str, tags: list[str], units: GetWeatherUnits = "celsius", days: int = 1
-) -> str | list[ContentBlock]:
+) -> ToolReturn:
     """Current weather for a place."""
     raise NotImplementedError("get_weather")

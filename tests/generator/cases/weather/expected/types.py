@@ -15,6 +15,7 @@ from ._runtime.content import (
     ResourceLink,
     TextContent,
 )
+from ._runtime.result import ToolResult, ToolReturn
 from ._types.get_weather__input import GetWeatherInput, GetWeatherUnits
 
 __all__ = [
@@ -26,4 +27,6 @@ __all__ = [
     "ImageContent",
     "ResourceLink",
     "TextContent",
+    "ToolResult",
+    "ToolReturn",
 ]

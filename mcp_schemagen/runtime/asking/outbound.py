@@ -15,9 +15,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .jsonrpc import RequestId, notification, request
+from ..jsonrpc import RequestId, Send, notification, request
 
-Send = Callable[[bytes], None]
 # Waits for the client's response to a request id, from wherever it arrives (a transport
 # whose responses may reach another worker passes one over its shared store); None when
 # ``timeout`` seconds pass without it.

@@ -19,38 +19,29 @@ handler does before a question runs again on every round: ask first, act after.
 A client that did not declare a capability is never sent the request: the handler gets
 ``ClientCapabilityMissing`` (a ``ToolError``), which becomes a tool error, or in
 2026-07-28 the -32021 error naming the capability, unless the handler catches it.
+
+This module is how a question travels; handler_methods.py is what a handler calls.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import jsonrpc
-from .jsonrpc import RequestId, RpcError
-from .outbound import ClientGone, Send
-from .protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, Revision
+from .. import jsonrpc
+from ..jsonrpc import RequestId, RpcError, Send
+from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, Revision
+from ..session import Session
+from .outbound import ClientGone
 from .questions import (
-    ClientCapabilityMissing,
     ClientError,
     ClientTimeout,
-    Elicit,
-    ElicitResult,
     InteractionError,
     InvalidAnswer,
-    ListRoots,
-    Request,
-    Root,
-    Sample,
-    SampleResult,
-    declares,
+    Question,
 )
 from .request_state import RequestStateSeal, call_binding
-from .session import Session
-
-DEFAULT_TIMEOUT_SECONDS = 300.0
-
 
 # ------------------------------------------------------------------ how it travels
 
@@ -115,7 +106,7 @@ class Channel:
         return f"{kind}-{self._asked}"
 
     async def ask(
-        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+        self, questions: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -130,10 +121,10 @@ class SessionChannel(Channel):
         self._session = session
 
     async def ask(
-        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+        self, questions: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
-        keys = list(requests)
-        asked = [asyncio.ensure_future(self._one(requests[k], revision, timeout)) for k in keys]
+        keys = list(questions)
+        asked = [asyncio.ensure_future(self._one(questions[k], revision, timeout)) for k in keys]
         try:
             answers = await asyncio.gather(*asked)
         except BaseException:
@@ -143,24 +134,24 @@ class SessionChannel(Channel):
             raise
         return dict(zip(keys, answers, strict=True))
 
-    async def _one(self, request: Request, revision: Revision, timeout: float) -> Any:
+    async def _one(self, question: Question, revision: Revision, timeout: float) -> Any:
         send: Send = self._session.send
         try:
             response = await self._session.outbound.ask(
-                send, request.method, request.params(revision), timeout
+                send, question.method, question.params(revision), timeout
             )
         except TimeoutError:
             raise ClientTimeout(
-                f"The client did not answer {request.method} within {timeout:g} s"
+                f"The client did not answer {question.method} within {timeout:g} s"
             ) from None
         except ClientGone as gone:
             raise InteractionError(str(gone)) from None
         error = response.get("error")
         if error is not None:
             if type(error) is not dict:
-                raise InvalidAnswer(f"the client answered {request.method} with a malformed error")
+                raise InvalidAnswer(f"the client answered {question.method} with a malformed error")
             raise ClientError(error.get("code"), str(error.get("message", "")), error.get("data"))
-        return request.parse(response.get("result"))
+        return question.parse(response.get("result"))
 
 
 # Event-loop turns a question waits for others asked at the same time (tasks started
@@ -192,7 +183,7 @@ class RoundChannel(Channel):
         self._pending: dict[str, dict[str, Any]] = {}  # unanswered, by key, this round
 
     async def ask(
-        self, requests: Mapping[str, Request], revision: Revision, timeout: float
+        self, questions: Mapping[str, Question], revision: Revision, timeout: float
     ) -> dict[str, Any]:
         if not self._opened:
             self._opened = True
@@ -202,13 +193,13 @@ class RoundChannel(Channel):
                 raise Refused(failure) from None
         found: dict[str, Any] = {}
         missing: dict[str, dict[str, Any]] = {}
-        for key, request in requests.items():
+        for key, question in questions.items():
             raw = self._answers.get(key, self._responses.get(key))
             try:
-                found[key] = request.parse(raw)
+                found[key] = question.parse(raw)
                 self._answers[key] = raw
             except InvalidAnswer:  # absent or malformed: ask (again)
-                missing[key] = {"method": request.method, "params": request.params(revision)}
+                missing[key] = {"method": question.method, "params": question.params(revision)}
         if missing:
             # Questions asked together (`asyncio.gather(ctx.elicit(...), ctx.sample(...))`)
             # are one round, as with `ask({...})`: let the others be asked before it ends.
@@ -245,100 +236,3 @@ def round_channel(
         seal,
         lambda: call_binding(tool, arguments),
     )
-
-
-# ------------------------------------------------------------------ the handler's methods
-
-
-class Asking:
-    """The context's methods for asking the client (mixed into ``Context``)."""
-
-    __slots__ = ()
-    revision: Revision
-
-    def _channel(self) -> Channel:
-        raise NotImplementedError
-
-    def client_supports(self, request: Request) -> bool:
-        """Whether the client declared what ``request`` needs (so it can be asked)."""
-        return request.method in self.revision.client_requests and request.allowed(
-            self._channel().capabilities
-        )
-
-    async def ask(
-        self, requests: Mapping[str, Request], *, timeout: float = DEFAULT_TIMEOUT_SECONDS
-    ) -> dict[str, Any]:
-        """Ask several questions in one round (at once), each under its key; the answers
-        by the same keys (``ElicitResult``, ``SampleResult``, ``list[Root]``)."""
-        channel = self._channel()
-        for request in requests.values():
-            if request.method not in self.revision.client_requests:
-                raise InteractionError(
-                    f"protocol revision {self.revision.name} has no {request.method} request"
-                )
-            needed = request.capability()
-            if needed is not None and not declares(channel.capabilities, needed[0]):
-                raise ClientCapabilityMissing(needed[0], needed[1])
-        return await channel.ask(requests, self.revision, timeout)
-
-    async def elicit(
-        self,
-        message: str,
-        schema: Mapping[str, Any] | None = None,
-        *,
-        url: str | None = None,
-        elicitation_id: str | None = None,
-        key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-    ) -> ElicitResult:
-        """Ask the user: a form (``schema``: flat primitive fields, see ``form()``) or,
-        where the revision defines it, a ``url`` to open. ``key`` names the question in a
-        2026-07-28 input_required result (default: ``elicit-1``, ``elicit-2``, ...)."""
-        request = Elicit(message, schema, url, elicitation_id)
-        answer: ElicitResult = await self._ask_one(request, key, timeout)
-        return answer
-
-    async def sample(
-        self,
-        messages: Sequence[str | Mapping[str, Any]],
-        *,
-        max_tokens: int,
-        key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-        **options: Any,
-    ) -> SampleResult:
-        """Ask the client's model (sampling/createMessage). ``options``: system_prompt,
-        temperature, stop_sequences, model_preferences, include_context, metadata, and
-        tools / tool_choice where the revision defines them."""
-        answer: SampleResult = await self._ask_one(
-            Sample(messages, max_tokens, **options), key, timeout
-        )
-        return answer
-
-    async def list_roots(
-        self, *, key: str | None = None, timeout: float = DEFAULT_TIMEOUT_SECONDS
-    ) -> list[Root]:
-        """The client's roots (roots/list)."""
-        answer: list[Root] = await self._ask_one(ListRoots(), key, timeout)
-        return answer
-
-    async def _ask_one(self, request: Request, key: str | None, timeout: float) -> Any:
-        if key is None:
-            key = self._channel().next_key(request.kind)
-        return (await self.ask({key: request}, timeout=timeout))[key]
-
-
-__all__ = [
-    "Asking",
-    "ClientCapabilityMissing",
-    "ClientError",
-    "ClientTimeout",
-    "Elicit",
-    "ElicitResult",
-    "InteractionError",
-    "InvalidAnswer",
-    "ListRoots",
-    "Root",
-    "Sample",
-    "SampleResult",
-]

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-from .store import Store
-
-AsgiSend = Callable[[dict[str, Any]], Awaitable[None]]
-AsgiReceive = Callable[[], Awaitable[dict[str, Any]]]
+from ..jsonrpc import Reply
+from ..store import Store
+from .endpoint import HttpRequest
+from .wire import AsgiReceive, AsgiSend, send_body
 
 SSE_HEADERS: list[tuple[bytes, bytes]] = [
     (b"content-type", b"text/event-stream"),
@@ -94,10 +94,11 @@ class Resumable:
         return f"{self.stream}/{sequence}"
 
 
-Reply = bytes | asyncio.Future[bytes | None] | None
+# The core's reply once started: an awaitable reply is a future, already running.
+Started = bytes | asyncio.Future[bytes | None] | None
 
 
-def settle(reply: bytes | Awaitable[bytes | None] | None) -> Reply:
+def settle(reply: Reply) -> Started:
     """The core's reply with any awaitable made a future (a task runs it now)."""
     if reply is None or isinstance(reply, bytes | asyncio.Future):
         return reply
@@ -105,20 +106,19 @@ def settle(reply: bytes | Awaitable[bytes | None] | None) -> Reply:
 
 
 async def answer(
-    send: AsgiSend,
-    receive: AsgiReceive,
+    request: HttpRequest,
     channel: CallChannel,
-    reply: bytes | asyncio.Future[bytes | None] | None,
+    reply: Started,
     *,
     status_of: Callable[[bytes], int],
-    json_ok: bool,
-    sse_ok: bool,
     headers: list[tuple[bytes, bytes]],
     resumable: Resumable | None,
 ) -> None:
     """Answer a POST that carried requests: JSON when the reply is ready with nothing
     sent before it (the fast, common case), else an SSE stream. ``resumable`` None means
     2026-07-28, where the client closing the connection cancels the call."""
+    send, receive = request.send, request.receive
+    json_ok, sse_ok = request.json_ok, request.sse_ok
     if isinstance(reply, asyncio.Future) and not channel.pending and not channel.close_requested:
         watcher = asyncio.ensure_future(_disconnected(receive))
         waiter = asyncio.ensure_future(channel.wait())
@@ -157,27 +157,11 @@ async def _settled(reply: bytes | asyncio.Future[bytes | None]) -> bytes | None:
     return _outcome(reply)
 
 
-async def send_body(
-    send: AsgiSend,
-    status: int,
-    body: bytes,
-    content_type: bytes | None,
-    headers: list[tuple[bytes, bytes]] | None = None,
-) -> None:
-    head = [(b"content-length", b"%d" % len(body))]
-    if content_type is not None:
-        head.append((b"content-type", content_type))
-    if headers:
-        head += headers
-    await send({"type": "http.response.start", "status": status, "headers": head})
-    await send({"type": "http.response.body", "body": body})
-
-
 async def stream_call(
     send: AsgiSend,
     receive: AsgiReceive,
     channel: CallChannel,
-    reply: bytes | asyncio.Future[bytes | None] | None,
+    reply: Started,
     headers: list[tuple[bytes, bytes]],
     resumable: Resumable | None,
 ) -> None:
@@ -226,7 +210,7 @@ async def stream_call(
             watcher.cancel()
 
 
-def _outcome(reply: bytes | asyncio.Future[bytes | None] | None) -> bytes | None:
+def _outcome(reply: Started) -> bytes | None:
     if not isinstance(reply, asyncio.Future):
         return reply
     if reply.cancelled() or reply.exception() is not None:

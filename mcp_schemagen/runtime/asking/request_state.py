@@ -27,8 +27,8 @@ from typing import Any, Protocol
 
 import orjson
 
-from .jsonrpc import RpcError
-from .protocol import INVALID_PARAMS
+from ..jsonrpc import RpcError
+from ..protocol import INVALID_PARAMS
 
 KEY_VARIABLE = "MCP_CODEGEN_STATE_KEY"
 DEFAULT_TTL_SECONDS = 600.0

@@ -16,24 +16,17 @@ from __future__ import annotations
 
 import functools
 import secrets
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
-from .http_headers import accepts
-from .http_stream import (
-    AsgiReceive,
-    AsgiSend,
-    CallChannel,
-    Resumable,
-    answer,
-    resume_stream,
-    settle,
-)
-from .jsonrpc import RequestId, RpcError, is_request_id
-from .protocol import BY_NAME, INVALID_REQUEST
-from .session import Session
-
-if TYPE_CHECKING:
-    from .asgi import McpHttpApp
+from ..jsonrpc import RequestId, RpcError, is_request_id
+from ..protocol import BY_NAME, INVALID_REQUEST, Revision
+from ..session import Session
+from ..store import Store
+from .endpoint import HttpRequest, MessageCore
+from .headers import accepts
+from .settings import HttpSettings
+from .stream import CallChannel, Resumable, answer, resume_stream, settle
 
 
 def _ok(_reply: bytes) -> int:
@@ -41,9 +34,20 @@ def _ok(_reply: bytes) -> int:
 
 
 class SessionEndpoint:
-    def __init__(self, app: McpHttpApp) -> None:
-        self.app = app
-        self.revisions = {r.name: r for r in app.server.revisions if not r.stateless}
+    """POST, GET and DELETE of the session revisions (the stateless ones the server also
+    speaks are left out of ``revisions`` here)."""
+
+    def __init__(
+        self,
+        core: MessageCore,
+        revisions: Iterable[Revision],
+        store: Store,
+        settings: HttpSettings,
+    ) -> None:
+        self.core = core
+        self.store = store
+        self.settings = settings
+        self.revisions = {r.name: r for r in revisions if not r.stateless}
         # Calls running in this worker, by (session, request id), for cancellation.
         self._running: dict[tuple[str, RequestId], Session] = {}
 
@@ -54,31 +58,19 @@ class SessionEndpoint:
 
     # ------------------------------------------------------------------ POST
 
-    async def post(
-        self,
-        message: Any,
-        body: bytes,
-        headers: dict[str, str],
-        receive: AsgiReceive,
-        send: AsgiSend,
-        json_ok: bool,
-        sse_ok: bool,
-    ) -> None:
-        app = self.app
-        version = headers.get("mcp-protocol-version")
+    async def post(self, request: HttpRequest) -> None:
+        message, respond = request.message, request.respond
+        version = request.headers.get("mcp-protocol-version")
         channel = CallChannel()
         if type(message) is dict and message.get("method") == "initialize":
             session = Session(channel.send)
-            reply = settle(app.server.receive(body, session))
+            reply = settle(self.core.receive(request.body, session))
             extra: list[tuple[bytes, bytes]] = []
             if session.revision is not None:
-                session_id = secrets.token_urlsafe(24)
-                await app.store.create_session(session_id, _record(session))
+                session_id = secrets.token_urlsafe(24)  # 192 random bits, visible ASCII
+                await self.store.create_session(session_id, _record(session))
                 extra.append((b"mcp-session-id", session_id.encode()))
-            await answer(
-                send, receive, channel, reply, status_of=_ok, json_ok=json_ok,
-                sse_ok=sse_ok, headers=extra, resumable=None,
-            )  # fmt: skip
+            await answer(request, channel, reply, status_of=_ok, headers=extra, resumable=None)
             return
         if version is not None and version not in self.revisions:
             failure = RpcError(
@@ -86,10 +78,10 @@ class SessionEndpoint:
                 f"Unsupported MCP-Protocol-Version {version!r}; supported: "
                 + ", ".join(self.revisions),
             )
-            await app.rpc_error(send, 400, None, failure)
+            await respond.rpc_error(400, None, failure)
             return
         request_id = message.get("id") if type(message) is dict else None
-        found = await self._session(headers, send, request_id)
+        found = await self._session(request, request_id)
         if found is None:
             return
         session_id, record = found
@@ -99,12 +91,12 @@ class SessionEndpoint:
                 INVALID_REQUEST,
                 f"MCP-Protocol-Version {version!r} is not this session's {revision.name!r}",
             )
-            await app.rpc_error(send, 400, request_id, failure, revision.name)
+            await respond.rpc_error(400, request_id, failure, revision)
             return
         session = _restore(record, channel)
         # A handler's request to the client goes out on this call's stream; the client
         # POSTs its response, maybe to another worker: it comes back through the store.
-        session.outbound.waiter = functools.partial(app.store.await_reply, session_id)
+        session.outbound.waiter = functools.partial(self.store.await_reply, session_id)
         messages = message if type(message) is list else [message]
         requests = [
             m["id"]
@@ -114,23 +106,26 @@ class SessionEndpoint:
         if not requests and (type(message) is dict or revision.batching):
             for one in messages:
                 await self._note(session_id, one)
-            await app.respond(send, 202, b"", None)
+            await respond.empty(202)
             return
         stream = secrets.token_urlsafe(12)
         resumable = Resumable(
-            app.store, session_id, stream, app.settings.sse_retry_ms, priming=revision.sse_priming
+            self.store,
+            session_id,
+            stream,
+            self.settings.sse_retry_ms,
+            priming=revision.sse_priming,
         )
         for request_id in requests:
             self._running[(session_id, request_id)] = session
         try:
-            reply = settle(app.server.receive(body, session))
+            reply = settle(self.core.receive(request.body, session))
             if session.log_rank != record["log_rank"]:
-                await app.store.update_session(session_id, {"log_rank": session.log_rank})
+                await self.store.update_session(session_id, {"log_rank": session.log_rank})
+            session_header = [(b"mcp-session-id", session_id.encode())]
             await answer(
-                send, receive, channel, reply, status_of=_ok, json_ok=json_ok,
-                sse_ok=sse_ok, headers=[(b"mcp-session-id", session_id.encode())],
-                resumable=resumable,
-            )  # fmt: skip
+                request, channel, reply, status_of=_ok, headers=session_header, resumable=resumable
+            )
         finally:
             for request_id in requests:
                 if self._running.get((session_id, request_id)) is session:
@@ -142,7 +137,7 @@ class SessionEndpoint:
             return
         method = message.get("method")
         params = message.get("params")
-        store = self.app.store
+        store = self.store
         if method == "notifications/cancelled" and type(params) is dict:
             request_id = params.get("requestId")
             if type(request_id) is str or type(request_id) is int:
@@ -157,61 +152,61 @@ class SessionEndpoint:
             await store.deliver_reply(session_id, message["id"], message)
 
     async def _session(
-        self, headers: dict[str, str], send: AsgiSend, request_id: Any = None
+        self, request: HttpRequest, request_id: Any = None
     ) -> tuple[str, dict[str, Any]] | None:
         """The session the request names, or None once the error has been answered (with
         the request's id when it has one, as every revision's schema wants)."""
-        session_id = headers.get("mcp-session-id")
+        session_id = request.headers.get("mcp-session-id")
         if session_id is None:
             failure = RpcError(INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required")
-            await self.app.rpc_error(send, 400, request_id, failure)
+            await request.respond.rpc_error(400, request_id, failure)
             return None
-        record = await self.app.store.load_session(session_id)
+        record = await self.store.load_session(session_id)
         if record is None or record.get("revision") not in self.revisions:
             failure = RpcError(INVALID_REQUEST, "Session not found: initialize a new session")
-            await self.app.rpc_error(send, 404, request_id, failure)
+            await request.respond.rpc_error(404, request_id, failure)
             return None
         return session_id, record
 
     # ------------------------------------------------------------------ GET, DELETE
 
-    async def get(self, headers: dict[str, str], receive: AsgiReceive, send: AsgiSend) -> None:
-        app = self.app
-        if not accepts(headers.get("accept"))[1]:
+    async def get(self, request: HttpRequest) -> None:
+        respond = request.respond
+        if not accepts(request.headers.get("accept"))[1]:
             failure = RpcError(INVALID_REQUEST, "Not Acceptable: GET needs text/event-stream")
-            await app.rpc_error(send, 406, None, failure)
+            await respond.rpc_error(406, None, failure)
             return
-        found = await self._session(headers, send)
+        found = await self._session(request)
         if found is None:
             return
         session_id, record = found
-        last = headers.get("last-event-id")
+        last = request.headers.get("last-event-id")
         if last is None:
-            await app.plain(
-                send, 405, b"Method Not Allowed: no server-initiated stream", b"POST, DELETE"
+            await respond.plain(
+                405, b"Method Not Allowed: no server-initiated stream", b"POST, DELETE"
             )
             return
         stream, _, sequence = last.rpartition("/")
         resumable = Resumable(
-            app.store, session_id, stream, app.settings.sse_retry_ms,
+            self.store, session_id, stream, self.settings.sse_retry_ms,
             priming=BY_NAME[record["revision"]].sse_priming,
         )  # fmt: skip
         resumed = False
         if stream and sequence.isdigit():
             resumed = await resume_stream(
-                send, receive, resumable, int(sequence), app.settings.resume_wait_seconds,
-                [(b"mcp-session-id", session_id.encode())],
+                request.send, request.receive, resumable, int(sequence),
+                self.settings.resume_wait_seconds, [(b"mcp-session-id", session_id.encode())],
             )  # fmt: skip
         if not resumed:
             failure = RpcError(INVALID_REQUEST, f"Unknown or expired Last-Event-ID {last!r}")
-            await app.rpc_error(send, 404, None, failure)
+            await respond.rpc_error(404, None, failure)
 
-    async def delete(self, headers: dict[str, str], send: AsgiSend) -> None:
-        found = await self._session(headers, send)
+    async def delete(self, request: HttpRequest) -> None:
+        found = await self._session(request)
         if found is None:
             return
-        await self.app.store.end_session(found[0])
-        await self.app.respond(send, 200, b"", None)
+        await self.store.end_session(found[0])
+        await request.respond.empty(200)
 
 
 def _record(session: Session) -> dict[str, Any]:

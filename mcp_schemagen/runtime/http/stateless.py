@@ -12,60 +12,62 @@ cancels the call.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import orjson
 
-from .http_headers import ParamHeader, decode_value, param_headers, param_mismatch
-from .http_stream import AsgiReceive, AsgiSend, CallChannel, answer, settle
-from .jsonrpc import RpcError
-from .protocol import (
+from ..jsonrpc import RpcError
+from ..protocol import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     META_CLIENT_CAPABILITIES,
     META_CLIENT_INFO,
     META_PROTOCOL_VERSION,
     METHOD_NOT_FOUND,
+    REVISIONS,
     UNSUPPORTED_PROTOCOL_VERSION,
+    Revision,
 )
-from .session import Session
-
-if TYPE_CHECKING:
-    from .asgi import McpHttpApp
+from ..session import Session
+from .endpoint import HttpRequest, MessageCore
+from .headers import ParamHeader, decode_value, param_mismatch
+from .stream import CallChannel, answer, settle
 
 HEADER_MISMATCH = -32020
 # Methods whose target the Mcp-Name header mirrors, and where the body names it.
 _NAMED = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
+# Refusals before a revision is known take the stateless era's error form (whether or not
+# this server speaks it: the client spoke it).
+_ERROR_FORM = next(r for r in reversed(REVISIONS) if r.stateless)
 _CLIENT_ERRORS = {HEADER_MISMATCH, -32021, UNSUPPORTED_PROTOCOL_VERSION, INVALID_PARAMS}
 
 
 class StatelessEndpoint:
-    def __init__(self, app: McpHttpApp) -> None:
-        self.app = app
-        server = app.server
-        self.revisions = {r.name: r for r in server.revisions if r.stateless}
-        self.params: dict[str, tuple[ParamHeader, ...]] = {
-            name: param_headers(tool.entry.input_schema) for name, tool in server.tools.items()
-        }
+    """POST of the stateless revisions. ``supported`` is every revision the server speaks
+    (for -32022); ``params`` the ``Mcp-Param-*`` headers each tool's arguments mirror."""
 
-    async def post(
+    def __init__(
         self,
-        message: Any,
-        body: bytes,
-        headers: dict[str, str],
-        receive: AsgiReceive,
-        send: AsgiSend,
-        json_ok: bool,
-        sse_ok: bool,
+        core: MessageCore,
+        revisions: Iterable[Revision],
+        supported: list[str],
+        params: Mapping[str, tuple[ParamHeader, ...]],
     ) -> None:
-        app = self.app
+        self.core = core
+        self.revisions = {r.name: r for r in revisions if r.stateless}
+        self.supported = supported
+        self.params = params
+
+    async def post(self, request: HttpRequest) -> None:
+        message = request.message
         request_id = message.get("id") if type(message) is dict else None
-        failure, status = self._check(message, headers)
+        failure, status = self._check(message, request.headers)
         if failure is not None:
-            await app.rpc_error(send, status, request_id, failure, "2026-07-28")
+            await request.respond.rpc_error(status, request_id, failure, _ERROR_FORM)
             return
         if "id" not in message:
-            await app.respond(send, 202, b"", None)  # no notification asks anything here
+            await request.respond.empty(202)  # no notification asks anything here
             return
         meta = message["params"]["_meta"]
         channel = CallChannel()
@@ -73,20 +75,10 @@ class StatelessEndpoint:
         session.client_capabilities = meta[META_CLIENT_CAPABILITIES]
         info = meta.get(META_CLIENT_INFO)
         session.client_info = info if type(info) is dict else {}
-        reply = settle(app.server.receive(body, session))
-        await answer(
-            send,
-            receive,
-            channel,
-            reply,
-            status_of=_status,
-            json_ok=json_ok,
-            sse_ok=sse_ok,
-            headers=[],
-            resumable=None,
-        )
+        reply = settle(self.core.receive(request.body, session))
+        await answer(request, channel, reply, status_of=_status, headers=[], resumable=None)
 
-    def _check(self, message: Any, headers: dict[str, str]) -> tuple[RpcError | None, int]:
+    def _check(self, message: Any, headers: Mapping[str, str]) -> tuple[RpcError | None, int]:
         if type(message) is not dict:
             return RpcError(INVALID_REQUEST, "JSON-RPC batches are not part of 2026-07-28"), 400
         method = message.get("method")
@@ -110,7 +102,7 @@ class StatelessEndpoint:
             return RpcError(HEADER_MISMATCH, text), 400
         revision = self.revisions.get(version)
         if revision is None:
-            data = {"supported": self.app.server.supported, "requested": version}
+            data = {"supported": self.supported, "requested": version}
             return RpcError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", data), 400
         mirrored = headers.get("mcp-method")
         if mirrored is None:

@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
-from .jsonrpc import RpcError
-from .protocol import MISSING_REQUIRED_CLIENT_CAPABILITY, Revision
-from .result import ToolError
-from .validation import compile_validator, describe_errors
+from ..jsonrpc import RpcError
+from ..protocol import MISSING_REQUIRED_CLIENT_CAPABILITY, Revision
+from ..result import ToolError
+from ..validation import compile_validator, describe_errors
 
 Action = Literal["accept", "decline", "cancel"]
 FormValue = str | int | float | bool | list[str]
@@ -93,8 +93,10 @@ class InvalidAnswer(InteractionError):
 # ------------------------------------------------------------------ what a handler asks
 
 
-class Request:
-    """One question for the client."""
+class Question:
+    """One question for the client (a request this server sends it, not one it received):
+    its ``method``, its ``params`` in each revision's form, the capability it needs, and
+    how its answer is read (``parse``)."""
 
     __slots__ = ()
     method: ClassVar[str]
@@ -116,7 +118,7 @@ class Request:
 
 
 @dataclass(frozen=True, slots=True)
-class Elicit(Request):
+class Elicit(Question):
     """``elicitation/create``: a form (``schema``, flat primitive fields) or a URL to open."""
 
     method: ClassVar[str] = "elicitation/create"
@@ -156,7 +158,7 @@ class Elicit(Request):
 
 
 @dataclass(frozen=True, slots=True)
-class Sample(Request):
+class Sample(Question):
     """``sampling/createMessage``: ask the client's model. A message may be plain text
     (a user message) or a SamplingMessage object."""
 
@@ -213,7 +215,7 @@ class Sample(Request):
 
 
 @dataclass(frozen=True, slots=True)
-class ListRoots(Request):
+class ListRoots(Question):
     """``roots/list``: the directories and files the client lets this server work on."""
 
     method: ClassVar[str] = "roots/list"

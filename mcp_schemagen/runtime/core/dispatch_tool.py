@@ -1,4 +1,8 @@
-"""One tool, ready to call: validators compiled, arguments mapped, results shaped."""
+"""One tool, ready to call: validators compiled, arguments mapped, results shaped.
+
+``registry.ToolEntry`` is a tool as the generator compiled it; ``DispatchTool`` is that
+entry as the server serves it (the generator's own ``ir.Tool`` is a third thing, never
+seen here)."""
 
 from __future__ import annotations
 
@@ -6,10 +10,11 @@ import copy
 import inspect
 import sys
 import traceback
+from collections.abc import Mapping
 from typing import Any
 
-from . import jsonrpc
-from .conversion import (
+from .. import jsonrpc
+from ..conversion import (
     OutputError,
     content_of,
     data_of,
@@ -18,18 +23,18 @@ from .conversion import (
     json_value,
     text_block,
 )
-from .jsonrpc import RequestId, RpcError
-from .protocol import INTERNAL_ERROR, Revision
-from .registry import ToolEntry
-from .result import UNSET, ToolError, ToolResult
-from .shorten import shorten
-from .validation import Validator, compile_validator, describe_errors
-from .workers import runs_in_worker
+from ..jsonrpc import RequestId, RpcError
+from ..protocol import INTERNAL_ERROR, Revision
+from ..registry import ToolEntry
+from ..result import UNSET, ToolError, ToolResult
+from ..shorten import shorten
+from ..validation import Validator, compile_validator, describe_errors
+from ..workers import runs_in_worker
 
 _IMMUTABLE = (str, int, float, bool, type(None))
 
 
-class Tool:
+class DispatchTool:
     """A ToolEntry compiled for serving."""
 
     __slots__ = (
@@ -153,7 +158,7 @@ class Tool:
         return ToolResult(content=[message], is_error=True)
 
     def response(
-        self, value: Any, request_id: RequestId, revision: Revision, stamp: dict[str, Any]
+        self, value: Any, request_id: RequestId, revision: Revision, stamp: Mapping[str, Any]
     ) -> bytes:
         """The JSON-RPC response to a finished call; never raises, so every call gets one."""
         try:

@@ -1,6 +1,6 @@
 """Streamable HTTP: the MCP endpoint as an ASGI app, for every revision the server speaks.
 
-    app = create_app(SERVER)            # settings from the environment (http_settings)
+    app = create_app(SERVER)            # settings from the environment (settings.py)
     uvicorn PACKAGE.asgi:app            # or python -m PACKAGE --http
 
 One endpoint (``/mcp`` by default) serves both eras, told apart per request: a body whose
@@ -10,7 +10,9 @@ POST only, request metadata headers checked against the body); anything else bel
 a session (2025-03-26 to 2025-11-25: ``Mcp-Session-Id`` minted at initialize, GET to
 resume a stream, DELETE to end the session). Both hand the message to the same
 ``Server`` core the stdio transport uses, so every reply body is the message stdio
-would send. Whatever another worker must see lives in the store (``store.py``).
+would send. Whatever another worker must see lives in the store (``store.py``). The
+endpoints get each request as an ``HttpRequest`` with its ``Responder``, and the server
+only as the ``MessageCore`` it is to them (endpoint.py).
 
 Checked before anything is parsed: the path (404), Host (421) and Origin (403) against
 the allow-lists, the method (405), Content-Type (415), Accept (406) and the body size
@@ -20,25 +22,24 @@ the allow-lists, the method (405), Content-Type (415), Accept (406) and the body
 from __future__ import annotations
 
 import asyncio
-import secrets
 import sys
 import traceback
 from typing import Any
 
 import orjson
 
-from .exact_json import loads as exact_loads
-from .http_headers import accepts, decode_value, host_allowed, origin_allowed
-from .http_legacy import SessionEndpoint
-from .http_settings import HttpSettings
-from .http_stateless import StatelessEndpoint
-from .http_stream import AsgiReceive, AsgiSend, send_body
-from .jsonrpc import RpcError
-from .protocol import BY_NAME, INVALID_REQUEST, PARSE_ERROR, newest
-from .server import Server
-from .store import Store, open_store
+from ..exact_json import loads as exact_loads
+from ..jsonrpc import RpcError
+from ..protocol import BY_NAME, INVALID_REQUEST, PARSE_ERROR, newest
+from ..server import Server
+from ..store import Store, open_store
+from .endpoint import JSON, HttpRequest, Responder
+from .headers import accepts, host_allowed, origin_allowed, param_headers
+from .sessions import SessionEndpoint
+from .settings import HttpSettings
+from .stateless import StatelessEndpoint
+from .wire import AsgiReceive, AsgiSend
 
-JSON = b"application/json"
 Headers = dict[str, str]
 
 
@@ -60,8 +61,9 @@ class McpHttpApp:
             )
         )
         self._newest = newest(r.name for r in server.revisions)
-        self.sessions = SessionEndpoint(self)
-        self.stateless = StatelessEndpoint(self)
+        self.sessions = SessionEndpoint(server, server.revisions, self.store, self.settings)
+        params = {name: param_headers(t.entry.input_schema) for name, t in server.tools.items()}
+        self.stateless = StatelessEndpoint(server, server.revisions, server.supported, params)
         self.store.on_cancel = self.sessions.cancel_local
         self._started: asyncio.Future[None] | None = None
         self._health = (
@@ -123,41 +125,43 @@ class McpHttpApp:
         method = scope["method"]
         path = scope["path"]
         settings = self.settings
+        respond = Responder(send, self._newest)
         host = headers.get("host")
         if host is None or not host_allowed(host, settings.allowed_hosts):
-            await self.plain(send, 421, b"Misdirected Request: Host not allowed")
+            await respond.plain(421, b"Misdirected Request: Host not allowed")
             return
         origin = headers.get("origin")
         if origin is not None and not origin_allowed(
             origin, settings.allowed_hosts, settings.allowed_origins
         ):
-            await self.rpc_error(send, 403, None, RpcError(INVALID_REQUEST, "Origin not allowed"))
+            await respond.rpc_error(403, None, RpcError(INVALID_REQUEST, "Origin not allowed"))
             return
         if path in self._health:
-            await self.respond(send, 200, b'{"status":"ok"}', JSON)
+            await respond.respond(200, b'{"status":"ok"}', JSON)
             return
         if path != settings.path and path != settings.path + "/":
-            await self.plain(send, 404, b"Not Found")
+            await respond.plain(404, b"Not Found")
             return
         version = headers.get("mcp-protocol-version")
         if method == "POST":
-            await self._post(headers, receive, send)
+            await self._post(headers, receive, respond)
         elif method in ("GET", "DELETE"):
             revision = BY_NAME.get(version) if version is not None else None
+            request = HttpRequest(headers, receive, respond)
             if revision is not None and revision.stateless:
-                await self.plain(send, 405, b"Method Not Allowed", allow=b"POST")
+                await respond.plain(405, b"Method Not Allowed", allow=b"POST")
             elif method == "GET":
-                await self.sessions.get(headers, receive, send)
+                await self.sessions.get(request)
             else:
-                await self.sessions.delete(headers, send)
+                await self.sessions.delete(request)
         else:
-            await self.plain(send, 405, b"Method Not Allowed", allow=b"GET, POST, DELETE")
+            await respond.plain(405, b"Method Not Allowed", allow=b"GET, POST, DELETE")
 
-    async def _post(self, headers: Headers, receive: AsgiReceive, send: AsgiSend) -> None:
+    async def _post(self, headers: Headers, receive: AsgiReceive, respond: Responder) -> None:
         content_type = headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type != "application/json":
-            await self.rpc_error(
-                send, 415, None, RpcError(INVALID_REQUEST, "Content-Type must be application/json")
+            await respond.rpc_error(
+                415, None, RpcError(INVALID_REQUEST, "Content-Type must be application/json")
             )
             return
         json_ok, sse_ok = accepts(headers.get("accept"))
@@ -165,23 +169,24 @@ class McpHttpApp:
             failure = RpcError(
                 INVALID_REQUEST, "Not Acceptable: accept application/json and text/event-stream"
             )
-            await self.rpc_error(send, 406, None, failure)
+            await respond.rpc_error(406, None, failure)
             return
         body = await self._body(headers, receive)
         if body is None:
             limit = self.settings.max_body_bytes
             failure = RpcError(INVALID_REQUEST, f"Request body larger than {limit} bytes")
-            await self.rpc_error(send, 413, None, failure)
+            await respond.rpc_error(413, None, failure)
             return
         try:
             message = exact_loads(body)  # integers beyond 64 bits stay integers
         except orjson.JSONDecodeError:
-            await self.rpc_error(send, 400, None, RpcError(PARSE_ERROR, "Parse error"))
+            await respond.rpc_error(400, None, RpcError(PARSE_ERROR, "Parse error"))
             return
+        request = HttpRequest(headers, receive, respond, body, message, json_ok, sse_ok)
         if self._is_stateless(message, headers.get("mcp-protocol-version")):
-            await self.stateless.post(message, body, headers, receive, send, json_ok, sse_ok)
+            await self.stateless.post(request)
         else:
-            await self.sessions.post(message, body, headers, receive, send, json_ok, sse_ok)
+            await self.sessions.post(request)
 
     @staticmethod
     def _is_stateless(message: Any, version: str | None) -> bool:
@@ -215,48 +220,10 @@ class McpHttpApp:
                 break
         return b"".join(chunks)
 
-    # ------------------------------------------------------------------ replies
-
-    async def respond(
-        self,
-        send: AsgiSend,
-        status: int,
-        body: bytes,
-        content_type: bytes | None,
-        extra: list[tuple[bytes, bytes]] | None = None,
-    ) -> None:
-        await send_body(send, status, body, content_type, extra)
-
-    async def plain(
-        self, send: AsgiSend, status: int, text: bytes, allow: bytes | None = None
-    ) -> None:
-        await self.respond(
-            send, status, text, b"text/plain; charset=utf-8", [(b"allow", allow)] if allow else None
-        )
-
-    async def rpc_error(
-        self,
-        send: AsgiSend,
-        status: int,
-        request_id: Any,
-        failure: RpcError,
-        revision_name: str | None = None,
-    ) -> None:
-        """An HTTP error whose body is the JSON-RPC error response (no id when there is no
-        request to answer)."""
-        revision = BY_NAME.get(revision_name) if revision_name else None
-        rid = request_id if type(request_id) in (str, int) else None
-        await self.respond(send, status, (revision or self._newest).error(rid, failure), JSON)
-
-
-def new_session_id() -> str:
-    """192 random bits, URL-safe base64: visible ASCII as the spec asks."""
-    return secrets.token_urlsafe(24)
-
 
 def create_app(server: Server, settings: HttpSettings | None = None) -> McpHttpApp:
     """The ASGI app for ``server``; ``settings`` default to the environment's."""
     return McpHttpApp(server, settings)
 
 
-__all__ = ["McpHttpApp", "create_app", "decode_value", "new_session_id"]
+__all__ = ["McpHttpApp", "create_app"]

@@ -1,0 +1,196 @@
+"""Which protocol revision answers a request, and what the server says about itself.
+
+Two eras share one server. A request whose ``_meta`` names a stateless revision
+(2026-07-28) is answered in that revision's form, with nothing remembered between
+requests; ``server/discover`` describes the server to such clients. Otherwise the
+revision is the one the connection negotiated with ``initialize`` (2024-10-07 to
+2025-11-25).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..jsonrpc import RpcError
+from ..protocol import (
+    INVALID_PARAMS,
+    LOG_RANK,
+    META_CLIENT_CAPABILITIES,
+    META_LOG_LEVEL,
+    META_PROTOCOL_VERSION,
+    META_SERVER_INFO,
+    METHOD_NOT_FOUND,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    Revision,
+    ordered,
+)
+from ..session import Session, already_initialized
+from ..shorten import shorten
+from .listing import ListCaching
+
+# The revision a request is answered in, its ``_meta`` (None when absent or not an object)
+# and the log level it asked for (None: follow the session's logging/setLevel). A plain
+# tuple: every request makes one, and a NamedTuple costs a third of a tools/list.
+Resolved = tuple[Revision, dict[str, Any] | None, int | None]
+
+
+class Negotiation:
+    """The revisions a server speaks, and its identity (name, version, instructions)."""
+
+    __slots__ = (
+        "_by_name",
+        "_caching",
+        "_has_stateless",
+        "_legacy",
+        "capabilities",
+        "instructions",
+        "latest",
+        "methods",
+        "revisions",
+        "server_info",
+        "stamp",
+        "supported",
+    )
+
+    def __init__(
+        self,
+        revisions: Iterable[str],
+        *,
+        name: str,
+        version: str,
+        instructions: str | None,
+        caching: ListCaching,
+    ) -> None:
+        try:
+            chosen = ordered(revisions)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+        if not chosen:
+            raise ValueError("a server speaks at least one protocol revision")
+        self.revisions: tuple[Revision, ...] = chosen
+        self.supported: list[str] = [r.name for r in chosen]
+        self.latest = chosen[-1]
+        self._by_name = {r.name: r for r in chosen}
+        self._legacy = [r for r in chosen if not r.stateless]
+        self._has_stateless = any(r.stateless for r in chosen)
+        # initialize is always answered: a stateless-only server refuses it with -32022.
+        self.methods = frozenset({"initialize"}).union(*(r.methods for r in chosen))
+        self.instructions = instructions
+        self._caching = caching
+        self.server_info = {"name": name, "version": version}
+        self.capabilities = {"logging": {}, "tools": {"listChanged": False}}
+        # What every 2026-07-28 result carries in its _meta.
+        self.stamp: dict[str, Any] = {META_SERVER_INFO: self.server_info}
+
+    def resolve(self, method: str, params: dict[str, Any], session: Session) -> Resolved | None:
+        """The revision that answers ``method``; None for a ping before initialize (which
+        any revision answers alike). Raises the JSON-RPC error for an unknown method or
+        revision and for a request no revision can answer yet."""
+        if method not in self.methods:
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {shorten(method)}")
+        meta = params.get("_meta")
+        if type(meta) is not dict:
+            meta = None
+        version = None if meta is None else meta.get(META_PROTOCOL_VERSION)
+        log_rank: int | None = None
+        if version is not None:
+            revision = self._by_name.get(version) if type(version) is str else None
+            if revision is None:
+                raise self.unsupported(version)
+            if revision.stateless:
+                assert meta is not None
+                if type(meta.get(META_CLIENT_CAPABILITIES)) is not dict:
+                    raise RpcError(
+                        INVALID_PARAMS,
+                        f"Missing _meta {META_CLIENT_CAPABILITIES} (an object; {{}} declares none)",
+                    )
+                log_rank = log_rank_of(meta.get(META_LOG_LEVEL))
+            elif session.revision is not None:
+                revision = session.revision
+        elif session.revision is not None:
+            revision = session.revision
+        elif method == "ping":
+            return None
+        else:
+            raise RpcError(INVALID_PARAMS, self._no_revision_message())
+        if method not in revision.methods:
+            raise RpcError(
+                METHOD_NOT_FOUND,
+                f"Method not found in protocol revision {revision.name}: {shorten(method)}",
+            )
+        return revision, meta, log_rank
+
+    def initialize(self, params: dict[str, Any], session: Session) -> dict[str, Any]:
+        """The initialize result; the session takes the negotiated revision."""
+        requested = params.get("protocolVersion")
+        if type(requested) is not str:
+            raise RpcError(INVALID_PARAMS, "initialize needs protocolVersion, a string")
+        if not self._legacy:
+            raise self.unsupported(requested)
+        if session.revision is not None:
+            raise already_initialized(session.revision)
+        revision = self._by_name.get(requested)
+        if revision is None or revision.stateless:
+            revision = self._legacy[-1]  # the newest revision this server negotiates
+        session.revision = revision
+        session.initialized = False
+        session.log_rank = 0
+        capabilities = params.get("capabilities")
+        session.client_capabilities = capabilities if type(capabilities) is dict else {}
+        info = params.get("clientInfo")
+        session.client_info = info if type(info) is dict else {}
+        body: dict[str, Any] = {
+            "protocolVersion": revision.name,
+            "capabilities": self.capabilities,
+            "serverInfo": self.server_info,
+        }
+        if self.instructions is not None and "instructions" in revision.initialize_result_fields:
+            body["instructions"] = self.instructions
+        return body
+
+    def discover(self) -> dict[str, Any]:
+        """The server/discover result (2026-07-28)."""
+        body: dict[str, Any] = {
+            "supportedVersions": self.supported,
+            "capabilities": self.capabilities,
+            "ttlMs": self._caching.ttl_ms,
+            "cacheScope": self._caching.cache_scope,
+            "resultType": "complete",
+            "_meta": self.stamp,
+        }
+        if self.instructions is not None:
+            body["instructions"] = self.instructions
+        return body
+
+    def unsupported(self, requested: Any) -> RpcError:
+        if type(requested) is not str:
+            return RpcError(INVALID_PARAMS, f"_meta {META_PROTOCOL_VERSION} must be a string")
+        return RpcError(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+            {"requested": shorten(requested), "supported": self.supported},
+        )
+
+    def _no_revision_message(self) -> str:
+        if self._has_stateless and self._legacy:
+            return (
+                f"Missing _meta {META_PROTOCOL_VERSION} and {META_CLIENT_CAPABILITIES}; "
+                "send them on every request, or initialize first"
+            )
+        if self._has_stateless:
+            return f"Missing _meta {META_PROTOCOL_VERSION} and {META_CLIENT_CAPABILITIES}"
+        return "The connection is not initialized: send initialize first"
+
+
+def log_rank_of(level: Any) -> int:
+    """The rank of a log level; -1 (send nothing) when absent."""
+    if level is None:
+        return -1
+    rank = LOG_RANK.get(level) if type(level) is str else None
+    if rank is None:
+        raise RpcError(
+            INVALID_PARAMS,
+            f"Invalid log level {shorten(repr(level))}; one of {', '.join(LOG_RANK)}",
+        )
+    return rank
