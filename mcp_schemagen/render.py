@@ -18,7 +18,7 @@ from mcp_schemagen.naming import docstring_literal, string_literal
 from mcp_schemagen.provenance import header, sha256_text
 from mcp_schemagen.resources import data_dir
 from mcp_schemagen.runtime.registry import DispatchRow
-from mcp_schemagen.runtime_copy import runtime_sources
+from mcp_schemagen.runtime_copy import RUNTIME_DIR, runtime_sources
 from mcp_schemagen.typegen import beyond_64_bits
 from mcp_schemagen.write import OutputFile
 
@@ -148,5 +148,5 @@ def render_package(
     runtime_header = header([], note="Runtime of the generated server, copied from mcp-codegen.")
     for source in runtime_sources():
         text = runtime_header + source.read_text(encoding="utf-8")
-        outputs.append(OutputFile(package / "_runtime" / source.name, text))
+        outputs.append(OutputFile(package / "_runtime" / source.relative_to(RUNTIME_DIR), text))
     return outputs

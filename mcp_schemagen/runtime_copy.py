@@ -15,4 +15,5 @@ RUNTIME_DIR = Path(runtime.__file__).resolve().parent
 
 
 def runtime_sources() -> list[Path]:
-    return sorted(RUNTIME_DIR.glob("*.py"))
+    # Subpackages (auth/) too, each file named by its path under the runtime.
+    return sorted(p for p in RUNTIME_DIR.rglob("*.py") if "__pycache__" not in p.parts)

@@ -27,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from .auth.setup import guard_for
 from .http_headers import accepts, decode_value, host_allowed, origin_allowed
 from .http_legacy import SessionEndpoint
 from .http_settings import HttpSettings
@@ -62,6 +63,7 @@ class McpHttpApp:
         self.sessions = SessionEndpoint(self)
         self.stateless = StatelessEndpoint(self)
         self.store.on_cancel = self.sessions.cancel_local
+        self.guard = guard_for(self)  # authorization (auth/), None when not configured
         self._started: asyncio.Future[None] | None = None
         self._health = (
             self.settings.path.rstrip("/") + "/health",
@@ -132,6 +134,11 @@ class McpHttpApp:
         ):
             await self.rpc_error(send, 403, None, RpcError(INVALID_REQUEST, "Origin not allowed"))
             return
+        if self.guard is not None:
+            admitted = await self.guard.admit(scope, headers, receive, send)
+            if admitted is None:
+                return
+            receive, send = admitted
         if path in self._health:
             await self.respond(send, 200, b'{"status":"ok"}', JSON)
             return

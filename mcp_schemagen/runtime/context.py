@@ -22,6 +22,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
+from .auth.principal import Principal, current_principal
 from .interaction import Asking, Channel, SessionChannel
 from .jsonrpc import RequestId, notification
 from .protocol import LOG_RANK, Revision
@@ -65,6 +66,12 @@ class Context(Asking):
     @property
     def protocol_version(self) -> str:
         return self.revision.name
+
+    @property
+    def principal(self) -> Principal | None:
+        """Who is calling: the access token's subject, client, scopes and claims (over
+        HTTP with authorization; None otherwise). Never the token itself."""
+        return current_principal()
 
     @property
     def progress_token(self) -> RequestId | None:

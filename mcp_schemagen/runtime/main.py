@@ -13,6 +13,7 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 
+from .auth import setup as auth_setup
 from .http_settings import LOOPBACK_HOSTS, HttpSettings
 from .request_state import KEY_VARIABLE
 from .server import Server
@@ -70,6 +71,7 @@ def parser(package: str) -> argparse.ArgumentParser:
     http.add_argument(
         "--session-ttl", type=float, help="seconds an idle session is kept (default 3600)"
     )
+    auth_setup.add_arguments(parser)
     return parser
 
 
@@ -88,6 +90,7 @@ def main(
         )
         if getattr(args, name) is not None
     ]  # fmt: skip
+    auth_setup.configure(args, cli)
     if not args.http:
         if http_only:
             cli.error(f"--{http_only[0].replace('_', '-')} needs --http")

@@ -18,7 +18,7 @@ import jinja2
 
 from mcp_schemagen.resources import data_dir
 from mcp_schemagen.runtime.protocol import NAMES
-from mcp_schemagen.runtime_copy import runtime_sources
+from mcp_schemagen.runtime_copy import RUNTIME_DIR, runtime_sources
 
 PACKAGE = "fake_mcp_server"
 REVISIONS = NAMES
@@ -292,7 +292,9 @@ def build_package(
     runtime = target / "_runtime"
     runtime.mkdir(parents=True)
     for source in runtime_sources():
-        (runtime / source.name).write_text(HEADER + source.read_text())
+        copy = runtime / source.relative_to(RUNTIME_DIR)
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_text(HEADER + source.read_text())
     (target / "__init__.py").write_text(HEADER)
     (target / "handlers.py").write_text(HANDLERS)
     (target / "_dispatch.py").write_text(
