@@ -157,7 +157,7 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
     if not (isinstance(accepted, list) and all(isinstance(f, str) for f in accepted)):
         bad(
             "accept-omitted",
-            f"must be a list of tool fields, like [\"title\"]: {', '.join(fields)}",
+            f'must be a list of tool fields, like ["title"]: {", ".join(fields)}',
         )
         accepted = []
     for field in accepted:

@@ -59,7 +59,13 @@ class IssuerKeys:
             if self.metadata is None:
                 self._check_backoff()
                 problems = []
+                # One timeout for the whole discovery: a server that hangs on the first
+                # address would hang on the others too.
+                deadline = time.monotonic() + self.timeout
                 for url in discovery_urls(self.issuer):
+                    if time.monotonic() > deadline:
+                        problems.append("no time left for the other addresses")
+                        break
                     try:
                         document = await fetch_json(url, self.timeout)
                     except FetchError as exc:
