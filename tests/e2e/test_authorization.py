@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 
