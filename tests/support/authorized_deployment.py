@@ -45,11 +45,12 @@ def deployment(
     env: dict[str, str] | None = None,
     issuer: AuthorizationServer | None = None,
     port: int | None = None,
+    resource: str | None = None,
 ) -> Iterator[Deployment]:
     """Serve the built project at ``root`` with authorization against ``issuer`` (a fresh
     test authorization server unless given; it must name this server's resource)."""
     port = port or free_port()
-    resource = f"http://127.0.0.1:{port}/mcp"
+    resource = resource or f"http://127.0.0.1:{port}/mcp"
     with contextlib.ExitStack() as stack:
         if issuer is None:
             issuer = stack.enter_context(AuthorizationServer(resource).running())
