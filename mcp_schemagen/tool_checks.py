@@ -16,6 +16,7 @@ from mcp_schemagen.header_checks import check_mcp_headers
 from mcp_schemagen.publish import all_published, known_tool_fields
 from mcp_schemagen.schema_checks import check_schema, generator_instruction_warnings
 from mcp_schemagen.schema_lint import lint_schema
+from mcp_schemagen.scope_checks import check_scopes
 from mcp_schemagen.tools import ToolSource
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
@@ -130,6 +131,7 @@ def check_tool(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnosti
     problems = check_name(source) + check_fields(source)
     problems += check_against_revisions(source, revisions)
     problems += check_schemas(source)
+    problems += check_scopes(source, revisions)  # authorization: runtime/auth/
     if "inputSchema" in source.definition:
         where = pointer_join(source.pointer, "inputSchema")
         problems += check_mcp_headers(source.definition["inputSchema"], source.file, where)

@@ -16,7 +16,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -31,12 +31,12 @@ from tests.support.authorized_deployment import (
     Deployment,
     challenge_fields,
     deployment,
-    exchange,
     initialize,
     open_session,
     session_call,
     stateless_call,
 )
+from tests.support.http_client import exchange
 from tests.support.http_server import build_project
 
 NOTES = "notes:read"
@@ -100,7 +100,7 @@ def test_a_token_in_the_query_string_is_refused(served: Deployment) -> None:
     token = served.issuer.mint(scope=BASE_SCOPE)
     parts = urlsplit(served.url)
     for method, body in (("GET", None), ("POST", b'{"jsonrpc":"2.0","id":1,"method":"ping"}')):
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+        connection = http.client.HTTPConnection(str(parts.hostname), parts.port, timeout=10)
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         connection.request(method, f"{parts.path}?access_token={token}", body, headers)
         response = connection.getresponse()
@@ -144,7 +144,9 @@ def test_a_call_without_the_tools_scope_gets_403_insufficient_scope(served: Depl
 # ------------------------------------------------------------------ hostile tokens
 
 
-def _unsigned(header: dict[str, object], claims: dict[str, object], secret: bytes | None) -> str:
+def _unsigned(
+    header: Mapping[str, object], claims: Mapping[str, object], secret: bytes | None
+) -> str:
     def part(value: object) -> bytes:
         return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=")
 

@@ -35,15 +35,14 @@ def test_a_session_opened_on_one_worker_refuses_another_subject_on_the_other(
     with contextlib.ExitStack() as stack:
         store = stack.enter_context(redis_server(tmp_path / "redis"))
         issuer = stack.enter_context(AuthorizationServer(resource).running())
-        a, b = (
-            stack.enter_context(
-                deployment(
-                    root, tmp_path / name, issuer=issuer, port=port, resource=resource,
-                    extra=("--store", store),
-                )
-            )  # fmt: skip
-            for name, port in (("a", port_a), ("b", port_b))
-        )
+        workers = []
+        for name, port in (("a", port_a), ("b", port_b)):
+            where = tmp_path / name
+            worker = deployment(
+                root, where, extra=("--store", store), issuer=issuer, port=port, resource=resource
+            )
+            workers.append(stack.enter_context(worker))
+        a, b = workers
         alice = issuer.mint(subject="alice", scope=BASE_SCOPE)
         bob = issuer.mint(subject="bob", scope=BASE_SCOPE)
         session = open_session(a.url, alice)

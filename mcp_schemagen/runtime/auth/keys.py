@@ -81,6 +81,7 @@ class IssuerKeys:
                     raise IssuerUnavailable(
                         f"no metadata for issuer {self.issuer}: " + "; ".join(problems)
                     )
+        assert self.metadata is not None  # found above, or IssuerUnavailable was raised
         return self.metadata
 
     async def key(self, kid: str | None) -> dict[str, Any] | None:
