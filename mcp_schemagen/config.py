@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcp_schemagen.auth_config import KEY as AUTHORIZATION_KEY
+from mcp_schemagen.auth_config import parse_authorization
 from mcp_schemagen.containment import glob_problem, inside, outside_message
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
 from mcp_schemagen.publish import known_tool_fields
@@ -30,6 +32,7 @@ _KNOWN_KEYS = frozenset(
         "page-size",
         "protocol-models",
         "accept-omitted",
+        AUTHORIZATION_KEY,
     }
 )
 
@@ -53,6 +56,8 @@ class Config:
     revisions_listed: bool = False
     # Tool fields the project accepts older revisions' clients do without: no warning.
     accept_omitted: tuple[str, ...] = ()
+    # [tool.mcp-codegen.authorization] as MCP_AUTH_* values (auth_config.py); () when off.
+    authorization: tuple[tuple[str, str], ...] = ()
 
     @property
     def package_dir(self) -> Path:
@@ -166,6 +171,8 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
             hint = f"did you mean {guess[0]!r}?" if guess else f"tool fields: {', '.join(fields)}"
             bad("accept-omitted", f"{field!r} is not a tool field; {hint}")
 
+    authorization, auth_problems = parse_authorization(section.get(AUTHORIZATION_KEY), where)
+    problems += auth_problems
     if problems:
         raise BuildError(problems)
     return Config(
@@ -181,4 +188,5 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         protocol_models=protocol_models,
         revisions_listed="revisions" in section,
         accept_omitted=tuple(accepted),
+        authorization=tuple(authorization.items()),
     )

@@ -260,9 +260,17 @@ def new_session_id() -> str:
     return secrets.token_urlsafe(24)
 
 
-def create_app(server: Server, settings: HttpSettings | None = None) -> McpHttpApp:
-    """The ASGI app for ``server``; ``settings`` default to the environment's."""
-    return McpHttpApp(server, settings)
+def create_app(
+    server: Server,
+    settings: HttpSettings | None = None,
+    authorization: dict[str, str] | None = None,
+) -> McpHttpApp:
+    """The ASGI app for ``server``; ``settings`` default to the environment's,
+    ``authorization`` (MCP_AUTH_* values from pyproject) yield to it."""
+    app = McpHttpApp(server, settings)
+    if authorization:
+        app.guard = guard_for(app, authorization)
+    return app
 
 
 __all__ = ["McpHttpApp", "create_app", "decode_value", "new_session_id"]

@@ -11,7 +11,7 @@ import ipaddress
 import os
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .auth import setup as auth_setup
 from .http_settings import LOOPBACK_HOSTS, HttpSettings
@@ -76,7 +76,10 @@ def parser(package: str) -> argparse.ArgumentParser:
 
 
 def main(
-    server: Server | Callable[[], Server], package: str, argv: Sequence[str] | None = None
+    server: Server | Callable[[], Server],
+    package: str,
+    argv: Sequence[str] | None = None,
+    authorization: Mapping[str, str] | None = None,  # pyproject's, as MCP_AUTH_* values
 ) -> None:
     """Serve ``server``; given as a function, it is called (importing the user's handlers)
     only after the options are read and, for stdio, standard output is claimed."""
@@ -90,7 +93,7 @@ def main(
         )
         if getattr(args, name) is not None
     ]  # fmt: skip
-    auth_setup.configure(args, cli)
+    auth_setup.configure(args, cli, authorization or {})
     if not args.http:
         if http_only:
             cli.error(f"--{http_only[0].replace('_', '-')} needs --http")

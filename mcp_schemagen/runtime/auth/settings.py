@@ -54,8 +54,8 @@ class AuthSettings:
         if not self.issuers:
             raise AuthConfigError("--auth-issuer: name at least one authorization server")
         for issuer in self.issuers:
-            _check_url("--auth-issuer", issuer)
-        _check_url("--auth-resource", self.resource)
+            check_url("--auth-issuer", issuer)
+        check_url("--auth-resource", self.resource)
         if urlsplit(self.resource).fragment:
             raise AuthConfigError("--auth-resource: a resource identifier has no #fragment")
         for algorithm in self.algorithms:
@@ -71,7 +71,7 @@ class AuthSettings:
         if self.leeway_seconds < 0 or self.leeway_seconds > 600:
             raise AuthConfigError("--auth-leeway: seconds between 0 and 600")
         if self.introspection_url is not None:
-            _check_url("--auth-introspection-url", self.introspection_url)
+            check_url("--auth-introspection-url", self.introspection_url)
 
     @property
     def metadata_path(self) -> str:
@@ -146,7 +146,7 @@ def check_scope_token(option: str, scope: str) -> None:
         )
 
 
-def _check_url(option: str, url: str) -> None:
+def check_url(option: str, url: str) -> None:
     parts = urlsplit(url)
     local = parts.hostname in ("127.0.0.1", "localhost", "::1")
     if parts.scheme != "https" and not (parts.scheme == "http" and local):

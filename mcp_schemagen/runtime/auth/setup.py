@@ -12,9 +12,10 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from .settings import ES_AND_RS, AuthConfigError, AuthSettings
+from .settings import ENV_DISABLED, ES_AND_RS, AuthConfigError, AuthSettings
 
 if TYPE_CHECKING:
     from ..asgi import McpHttpApp
@@ -69,8 +70,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def configure(args: argparse.Namespace, cli: argparse.ArgumentParser) -> None:
-    """Check the options and write the settings to the environment (for the workers)."""
+def configure(
+    args: argparse.Namespace, cli: argparse.ArgumentParser, defaults: Mapping[str, str]
+) -> None:
+    """Check the options and write the settings to the environment (for the workers).
+    ``defaults``: pyproject's settings, which the environment and the options override."""
     given = [name for name in _OPTIONS if getattr(args, name) is not None]
     if not args.http:
         if given or args.no_auth:
@@ -78,15 +82,18 @@ def configure(args: argparse.Namespace, cli: argparse.ArgumentParser) -> None:
         return
     if given and args.no_auth:
         cli.error("--no-auth contradicts --" + given[0].replace("_", "-"))
+    if args.no_auth:
+        os.environ[ENV_DISABLED] = "1"  # pyproject's settings too: served open, on purpose
+        return
     try:
-        settings = _from_args(args) if given else AuthSettings.from_environment()
+        settings = _from_args(args) if given else _from_environment(defaults)
     except AuthConfigError as exc:
         cli.error(str(exc))
     if settings is not None:
         os.environ.update(settings.environment())
         return
     host = args.host or "127.0.0.1"
-    if not _loopback(host) and not args.no_auth:
+    if not _loopback(host):
         cli.error(
             f"--host {host} serves other machines: configure authorization (--auth-issuer URL "
             "--auth-resource URL, see README: Deployment) or say --no-auth to serve every "
@@ -122,9 +129,19 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def guard_for(app: McpHttpApp) -> Guard | None:
-    """The app's authorization guard, from the environment; None when it is off."""
-    settings = AuthSettings.from_environment()
+def _from_environment(defaults: Mapping[str, str]) -> AuthSettings | None:
+    if os.environ.get(ENV_DISABLED):
+        return None
+    return AuthSettings.from_environment({**defaults, **os.environ})
+
+
+def guard_for(app: McpHttpApp, defaults: Mapping[str, str] | None = None) -> Guard | None:
+    """The app's authorization guard, from the environment over ``defaults``; None when
+    it is off."""
+    try:
+        settings = _from_environment(defaults or {})
+    except AuthConfigError as exc:
+        raise SystemExit(f"authorization settings: {exc}") from None
     if settings is None:
         return None
     from .guard import Guard

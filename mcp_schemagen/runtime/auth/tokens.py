@@ -2,7 +2,7 @@
 token by introspection (RFC 7662). Either way the answer is a ``Principal`` or an
 exception whose message says why, without the token.
 
-PyJWT (the ``auth`` extra) is imported here, inside the functions: the runtime imports
+PyJWT (in the package's ``http`` extra) is imported here, inside the functions: the runtime imports
 only the standard library, orjson and jsonschema_rs when a module loads.
 """
 
@@ -45,7 +45,7 @@ class JwtVerifier(Verifier):
             import jwt
         except ImportError:  # pragma: no cover - the extra is missing
             raise IssuerUnavailable(
-                "JWT access tokens need PyJWT: pip install 'PACKAGE[auth]'"
+                "JWT access tokens need PyJWT[crypto], in the package's http extra"
             ) from None
         if len(token) > MAX_TOKEN_BYTES:
             raise TokenRejected(f"token longer than {MAX_TOKEN_BYTES} bytes")

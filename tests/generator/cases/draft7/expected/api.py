@@ -10,6 +10,7 @@ Everything here is public and stays compatible; the modules under ``_runtime`` a
 server's internals and may change with any build.
 """
 
+from ._runtime.auth.principal import Principal
 from ._runtime.content import (
     Annotations,
     AudioContent,
@@ -61,6 +62,7 @@ __all__ = [
     "InteractionError",
     "InvalidAnswer",
     "ListRoots",
+    "Principal",
     "ProtocolError",
     "ResourceLink",
     "Root",
