@@ -158,6 +158,22 @@ class AuthorizationServer:
             "scope": grant["scope"],
         }
 
+    def introspect(self, form: dict[str, str], authorization: str | None) -> dict[str, Any]:
+        """RFC 7662, for the resource server's client ``rs``/``rs-secret`` only."""
+        expected = "Basic " + base64.b64encode(b"rs:rs-secret").decode()
+        if authorization != expected:
+            raise PermissionError("unknown introspection client")
+        try:
+            claims: dict[str, Any] = jwt.decode(
+                form.get("token", ""),
+                self.key.public_key(),
+                algorithms=["RS256"],
+                options={"verify_aud": False},
+            )
+        except jwt.PyJWTError:
+            return {"active": False}
+        return {"active": True, **claims}
+
     # ------------------------------------------------------------------ serving
 
     def close(self) -> None:
@@ -227,9 +243,15 @@ def _handler(server: AuthorizationServer) -> type[BaseHTTPRequestHandler]:
                 elif path == "/token":
                     form = {k: v[0] for k, v in parse_qs(raw.decode()).items()}
                     self._json(200, server.token(form))
+                elif path == "/introspect":
+                    form = {k: v[0] for k, v in parse_qs(raw.decode()).items()}
+                    answer = server.introspect(form, self.headers.get("Authorization"))
+                    self._json(200, answer)
                 else:
                     self._json(404, {"error": "not_found"})
             except ValueError as exc:
                 self._json(400, {"error": str(exc)})
+            except PermissionError:
+                self._json(401, {"error": "invalid_client"})
 
     return Handler
