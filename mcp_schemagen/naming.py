@@ -67,9 +67,7 @@ def _escape(char: str) -> str:
     return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char) or (
         f"\\x{ord(char):02x}"
         if ord(char) < 0x100
-        else f"\\u{ord(char):04x}"
-        if ord(char) < 0x10000
-        else f"\\U{ord(char):08x}"
+        else f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}"
     )
 
 
