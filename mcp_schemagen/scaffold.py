@@ -48,11 +48,13 @@ PROTOCOL_DEPENDENCIES: Final = ("pydantic>=2.9,<3",)
 # `python -m PACKAGE --http` serves with uvicorn; `--store redis://…` shares sessions
 # between workers through redis-py. Imported only on those paths, so they are an extra.
 # httptools and uvloop: uvicorn's fast HTTP parser and event loop, used when installed.
+# PyJWT[crypto]: access tokens checked by the authorization layer (--auth-*).
 HTTP_DEPENDENCIES: Final = (
     "uvicorn>=0.30,<1",
     "httptools>=0.6,<1",
     "uvloop>=0.21,<1",
     "redis>=5,<9",
+    "PyJWT[crypto]>=2.10,<3",
 )
 # Besides mcp-codegen itself, pinned to the version that generated the package; pre-commit
 # runs the hook of .pre-commit-config.yaml.

@@ -13,6 +13,7 @@ import jsonschema_rs
 from mcp_schemagen.check.header_checks import check_mcp_headers
 from mcp_schemagen.check.schema_checks import check_schema, generator_instruction_warnings
 from mcp_schemagen.check.schema_lint import lint_schema
+from mcp_schemagen.check.scope_checks import check_scopes
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.published import Published, known_tool_fields
@@ -134,6 +135,7 @@ def check_tool(
     problems = check_name(source) + check_fields(source)
     problems += check_against_revisions(source, published)
     problems += check_schemas(source, accepted)
+    problems += check_scopes(source, tuple(published.forms))  # authorization: runtime/auth/
     if "inputSchema" in source.definition:
         where = pointer_join(source.pointer, "inputSchema")
         problems += check_mcp_headers(source.definition["inputSchema"], source.file, where)

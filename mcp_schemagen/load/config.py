@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, error
+from mcp_schemagen.load.auth_config import KEY as AUTHORIZATION_KEY
+from mcp_schemagen.load.auth_config import parse_authorization
 from mcp_schemagen.load.containment import glob_problem, inside, outside_message
 from mcp_schemagen.load.published import known_tool_fields
 from mcp_schemagen.load.specs import revision_names
@@ -36,6 +38,7 @@ _KNOWN_KEYS = frozenset(
         "protocol-models",
         "accept-omitted",
         "accept-keywords",
+        AUTHORIZATION_KEY,
     }
 )
 
@@ -66,6 +69,8 @@ class Config:
     # 2026-07-28 caching hints of tools/list and server/discover (ttlMs, cacheScope).
     ttl_ms: int = DEFAULT_TTL_MS
     cache_scope: str = DEFAULT_CACHE_SCOPE
+    # [tool.mcp-codegen.authorization] as MCP_AUTH_* values (auth_config.py); () when off.
+    authorization: tuple[tuple[str, str], ...] = ()
 
     @property
     def package_dir(self) -> Path:
@@ -212,6 +217,8 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         )
         keywords = []
 
+    authorization, auth_problems = parse_authorization(section.get(AUTHORIZATION_KEY), where)
+    problems += auth_problems
     if problems:
         raise BuildError(problems)
     return Config(
@@ -231,4 +238,5 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         instructions=instructions,
         ttl_ms=ttl_ms,
         cache_scope=cache_scope,
+        authorization=tuple(authorization.items()),
     )

@@ -129,6 +129,12 @@ def render_package(
         ),
         "__main__.py": _template("__main__.py.jinja", header=settings, package=config.package),
         "api.py": _template("api.py.jinja", header=header([])),
+        "_authorization.py": _template(
+            "_authorization.py.jinja",
+            header=settings,
+            package=config.package,
+            defaults=python_value(dict(config.authorization)),
+        ),
         "asgi.py": _template("asgi.py.jinja", header=settings, package=config.package),
         "_dispatch.py": _template(
             "_dispatch.py.jinja",

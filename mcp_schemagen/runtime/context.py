@@ -24,6 +24,7 @@ from typing import Any
 
 from .asking.handler_methods import Asking
 from .asking.interaction import Channel, SessionChannel
+from .auth.principal import Principal, current_principal
 from .jsonrpc import RequestId, notification
 from .protocol import LOG_RANK, Revision
 from .session import Session
@@ -66,6 +67,12 @@ class Context(Asking):
     @property
     def protocol_version(self) -> str:
         return self.revision.name
+
+    @property
+    def principal(self) -> Principal | None:
+        """Who is calling: the access token's subject, client, scopes and claims (over
+        HTTP with authorization; None otherwise). Never the token itself."""
+        return current_principal()
 
     @property
     def progress_token(self) -> RequestId | None:

@@ -11,9 +11,10 @@ import ipaddress
 import os
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .asking.request_state import KEY_VARIABLE
+from .auth import setup as auth_setup
 from .http.settings import LOOPBACK_HOSTS, HttpSettings
 from .server import Server
 from .stdio import claim_stdout, run_stdio
@@ -70,11 +71,15 @@ def parser(package: str) -> argparse.ArgumentParser:
     http.add_argument(
         "--session-ttl", type=float, help="seconds an idle session is kept (default 3600)"
     )
+    auth_setup.add_arguments(parser)
     return parser
 
 
 def main(
-    server: Server | Callable[[], Server], package: str, argv: Sequence[str] | None = None
+    server: Server | Callable[[], Server],
+    package: str,
+    argv: Sequence[str] | None = None,
+    authorization: Mapping[str, str] | None = None,  # pyproject's, as MCP_AUTH_* values
 ) -> None:
     """Serve ``server``; given as a function, it is called (importing the user's handlers)
     only after the options are read and, for stdio, standard output is claimed."""
@@ -88,6 +93,7 @@ def main(
         )
         if getattr(args, name) is not None
     ]  # fmt: skip
+    auth_setup.configure(args, cli, authorization or {})
     if not args.http:
         if http_only:
             cli.error(f"--{http_only[0].replace('_', '-')} needs --http")

@@ -60,9 +60,11 @@ DISTRIBUTIONS = {
     "pydantic": "pydantic",
     "uvicorn": "uvicorn",  # imported only by `--http`
     "redis": "redis",  # imported only by `--store redis://...`
+    "jwt": "PyJWT",  # imported only when an access token is checked (--auth-*)
 }
-# Imported only inside the functions serving --http and --store redis://: the `http` extra.
-HTTP_ONLY = {"uvicorn", "redis"}
+# Imported only inside the functions serving --http, --store redis:// and --auth-*: the
+# `http` extra.
+HTTP_ONLY = {"uvicorn", "redis", "PyJWT"}
 
 
 def _listing(root: Path) -> set[str]:

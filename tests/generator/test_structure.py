@@ -17,7 +17,11 @@ RUNTIME = PACKAGE / "runtime"
 RUNTIME_THIRD_PARTY = frozenset({"orjson", "jsonschema_rs"})
 # Imported inside a function only, by the one module that needs it, so a server that never
 # serves HTTP or never uses Redis does not need them (they are the package's `http` extra).
-RUNTIME_LAZY = {("main.py", "uvicorn"), ("redis_store.py", "redis")}  # paths under runtime/
+RUNTIME_LAZY = {
+    ("main.py", "uvicorn"),
+    ("redis_store.py", "redis"),
+    ("auth/tokens.py", "jwt"),
+}  # paths under runtime/
 LONGEST_MODULE = 500
 
 

@@ -301,6 +301,7 @@ def build_package(
         HEADER + DISPATCH.format(revisions=revisions, page_size=page_size)
     )
     (target / "__main__.py").write_text(HEADER + MAIN)
+    (target / "_authorization.py").write_text(HEADER + "DEFAULTS: dict[str, str] = {}\n")
     return root
 
 

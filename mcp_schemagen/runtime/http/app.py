@@ -28,6 +28,8 @@ from typing import Any
 
 import orjson
 
+from ..auth.guard import Guard
+from ..auth.setup import guard_for
 from ..exact_json import loads as exact_loads
 from ..jsonrpc import RpcError
 from ..protocol import BY_NAME, INVALID_REQUEST, PARSE_ERROR, newest
@@ -65,6 +67,7 @@ class McpHttpApp:
         params = {name: param_headers(t.entry.input_schema) for name, t in server.tools.items()}
         self.stateless = StatelessEndpoint(server, server.revisions, server.supported, params)
         self.store.on_cancel = self.sessions.cancel_local
+        self.guard = self._guard()  # authorization (auth/), None when not configured
         self._started: asyncio.Future[None] | None = None
         self._health = (
             self.settings.path.rstrip("/") + "/health",
@@ -72,6 +75,10 @@ class McpHttpApp:
         )
 
     # ------------------------------------------------------------------ ASGI
+
+    def _guard(self, defaults: dict[str, str] | None = None) -> Guard | None:
+        tools = ((name, tool.entry.published) for name, tool in self.server.tools.items())
+        return guard_for(tools, self.settings, self.store, defaults)
 
     async def __call__(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
         kind = scope["type"]
@@ -136,6 +143,12 @@ class McpHttpApp:
         ):
             await respond.rpc_error(403, None, RpcError(INVALID_REQUEST, "Origin not allowed"))
             return
+        if self.guard is not None:
+            admitted = await self.guard.admit(scope, headers, receive, respond)
+            if admitted is None:
+                return
+            receive, send = admitted
+            respond = Responder(send, self._newest)
         if path in self._health:
             await respond.respond(200, b'{"status":"ok"}', JSON)
             return
@@ -221,9 +234,17 @@ class McpHttpApp:
         return b"".join(chunks)
 
 
-def create_app(server: Server, settings: HttpSettings | None = None) -> McpHttpApp:
-    """The ASGI app for ``server``; ``settings`` default to the environment's."""
-    return McpHttpApp(server, settings)
+def create_app(
+    server: Server,
+    settings: HttpSettings | None = None,
+    authorization: dict[str, str] | None = None,
+) -> McpHttpApp:
+    """The ASGI app for ``server``; ``settings`` default to the environment's,
+    ``authorization`` (MCP_AUTH_* values from pyproject) yield to it."""
+    app = McpHttpApp(server, settings)
+    if authorization:
+        app.guard = app._guard(authorization)
+    return app
 
 
 __all__ = ["McpHttpApp", "create_app"]

@@ -6,7 +6,8 @@
 
 Settings come from the environment (see `python -m server --help`)."""
 
+from ._authorization import DEFAULTS as AUTHORIZATION
 from ._dispatch import SERVER
 from ._runtime.http.app import McpHttpApp, create_app
 
-app: McpHttpApp = create_app(SERVER)
+app: McpHttpApp = create_app(SERVER, authorization=AUTHORIZATION)

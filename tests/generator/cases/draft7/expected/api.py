@@ -26,6 +26,7 @@ from ._runtime.asking.questions import (
     SampleResult,
     form,
 )
+from ._runtime.auth.principal import Principal
 from ._runtime.content import (
     Annotations,
     AudioContent,
@@ -63,6 +64,7 @@ __all__ = [
     "InteractionError",
     "InvalidAnswer",
     "ListRoots",
+    "Principal",
     "ProtocolError",
     "Question",
     "ResourceLink",

@@ -6,6 +6,7 @@
 
 `python -m server --help` lists the options."""
 
+from ._authorization import DEFAULTS as AUTHORIZATION
 from ._runtime.main import main
 from ._runtime.server import Server
 
@@ -19,4 +20,4 @@ def load_server() -> Server:
 
 
 if __name__ == "__main__":
-    main(load_server, "server")
+    main(load_server, "server", authorization=AUTHORIZATION)

@@ -1,0 +1,58 @@
+"""Bounded HTTP requests to the authorization server (standard library only).
+
+Run in a worker thread with a timeout and a size limit, so a hanging or flooding
+authorization server costs a request its answer, never the server its event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+from typing import Any
+
+import orjson
+
+MAX_DOCUMENT_BYTES = 512 * 1024
+
+
+class FetchError(Exception):
+    """The document could not be had; the message says from where and why (no secrets)."""
+
+
+async def fetch_json(
+    url: str,
+    timeout: float,
+    *,
+    data: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    try:
+        return await asyncio.wait_for(
+            asyncio.to_thread(_fetch, url, timeout, data, headers or {}), timeout + 1.0
+        )
+    except TimeoutError:
+        raise FetchError(f"{url}: no answer within {timeout:g} s") from None
+
+
+def _fetch(url: str, timeout: float, data: bytes | None, headers: dict[str, str]) -> Any:
+    request = urllib.request.Request(url, data=data, headers={"Accept": "application/json"})
+    for name, value in headers.items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            body = response.read(MAX_DOCUMENT_BYTES + 1)
+    except urllib.error.HTTPError as exc:
+        raise FetchError(f"{url}: HTTP {exc.code}") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise FetchError(f"{url}: {type(exc).__name__}: {reason}") from None
+    if len(body) > MAX_DOCUMENT_BYTES:
+        raise FetchError(f"{url}: larger than {MAX_DOCUMENT_BYTES} bytes")
+    try:
+        document = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        raise FetchError(f"{url}: not JSON") from None
+    if type(document) is not dict:
+        raise FetchError(f"{url}: not a JSON object")
+    return document

@@ -1,0 +1,155 @@
+"""Turning authorization on: the ``--auth-*`` options of ``python -m PACKAGE --http`` and
+the guard the HTTP app builds from the environment they are written to.
+
+Off by default over stdio and on the loopback interface. ``--http`` on any other address
+refuses to start without ``--auth-issuer``/``--auth-resource`` (or the ``MCP_AUTH_*``
+variables), unless ``--no-auth`` says the endpoint is meant to be open (behind a proxy
+that authenticates, say).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .settings import ENV_DISABLED, ES_AND_RS, AuthConfigError, AuthSettings
+
+if TYPE_CHECKING:
+    from ..http.settings import HttpSettings
+    from ..store import Store
+    from .guard import Guard
+
+_OPTIONS = ("auth_issuer", "auth_resource", "auth_scope", "auth_algorithm", "auth_leeway",
+            "auth_introspection_url")  # fmt: skip
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "authorization (with --http; OAuth 2.1 resource server, README: Deployment)"
+    )
+    group.add_argument(
+        "--auth-issuer",
+        action="append",
+        metavar="URL",
+        help="authorization server whose access tokens are accepted (repeatable); its "
+        "metadata and keys are discovered from this issuer URL",
+    )
+    group.add_argument(
+        "--auth-resource",
+        metavar="URL",
+        help="this server's canonical URL, e.g. https://mcp.example.com/mcp: the audience "
+        "tokens must name",
+    )
+    group.add_argument(
+        "--auth-scope",
+        action="append",
+        metavar="SCOPE",
+        help="scope every request needs (repeatable); tools may declare more",
+    )
+    group.add_argument(
+        "--auth-algorithm",
+        action="append",
+        metavar="ALG",
+        help=f"accepted JWT signature algorithm (repeatable; default {', '.join(ES_AND_RS)})",
+    )
+    group.add_argument(
+        "--auth-leeway", type=float, metavar="SECONDS", help="clock skew allowed (default 30)"
+    )
+    group.add_argument(
+        "--auth-introspection-url",
+        metavar="URL",
+        help="check opaque tokens by RFC 7662 introspection (client credentials in "
+        "MCP_AUTH_CLIENT_ID / MCP_AUTH_CLIENT_SECRET)",
+    )
+    group.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="serve without authorization on an address other than 127.0.0.1 (on purpose)",
+    )
+
+
+def configure(
+    args: argparse.Namespace, cli: argparse.ArgumentParser, defaults: Mapping[str, str]
+) -> None:
+    """Check the options and write the settings to the environment (for the workers).
+    ``defaults``: pyproject's settings, which the environment and the options override."""
+    given = [name for name in _OPTIONS if getattr(args, name) is not None]
+    if not args.http:
+        if given or args.no_auth:
+            cli.error(f"--{(given or ['no_auth'])[0].replace('_', '-')} needs --http")
+        return
+    if given and args.no_auth:
+        cli.error("--no-auth contradicts --" + given[0].replace("_", "-"))
+    if args.no_auth:
+        os.environ[ENV_DISABLED] = "1"  # pyproject's settings too: served open, on purpose
+        return
+    try:
+        settings = _from_args(args) if given else _from_environment(defaults)
+    except AuthConfigError as exc:
+        cli.error(str(exc))
+    if settings is not None:
+        os.environ.update(settings.environment())
+        return
+    host = args.host or "127.0.0.1"
+    if not _loopback(host):
+        cli.error(
+            f"--host {host} serves other machines: configure authorization (--auth-issuer URL "
+            "--auth-resource URL, see README: Deployment) or say --no-auth to serve every "
+            "tool to anyone who can reach the port"
+        )
+
+
+def _from_args(args: argparse.Namespace) -> AuthSettings:
+    if not args.auth_issuer or not args.auth_resource:
+        raise AuthConfigError("authorization needs both --auth-issuer and --auth-resource")
+    values: dict[str, object] = {
+        "issuers": tuple(args.auth_issuer),
+        "resource": args.auth_resource,
+        "scopes": tuple(args.auth_scope or ()),
+    }
+    if args.auth_algorithm:
+        values["algorithms"] = tuple(args.auth_algorithm)
+    if args.auth_leeway is not None:
+        values["leeway_seconds"] = args.auth_leeway
+    if args.auth_introspection_url:
+        values["introspection_url"] = args.auth_introspection_url
+        values["client_id"] = os.environ.get("MCP_AUTH_CLIENT_ID")
+        values["client_secret"] = os.environ.get("MCP_AUTH_CLIENT_SECRET")
+    return AuthSettings(**values)  # type: ignore[arg-type]
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _from_environment(defaults: Mapping[str, str]) -> AuthSettings | None:
+    if os.environ.get(ENV_DISABLED):
+        return None
+    return AuthSettings.from_environment({**defaults, **os.environ})
+
+
+def guard_for(
+    tools: Iterable[tuple[str, Any]],
+    http: HttpSettings,
+    store: Store,
+    defaults: Mapping[str, str] | None = None,
+) -> Guard | None:
+    """The authorization guard of an HTTP endpoint serving ``tools`` (name, published
+    definition), from the environment over ``defaults``; None when it is off."""
+    try:
+        settings = _from_environment(defaults or {})
+    except AuthConfigError as exc:
+        raise SystemExit(f"authorization settings: {exc}") from None
+    if settings is None:
+        return None
+    from .guard import Guard
+
+    return Guard(settings, tools, http, store)
