@@ -16,7 +16,13 @@ from collections.abc import Callable, Sequence
 from .http_settings import LOOPBACK_HOSTS, HttpSettings
 from .request_state import KEY_VARIABLE
 from .server import Server
-from .stdio import claim_stdout, run_stdio
+from .stdio import (
+    MAX_INFLIGHT,
+    MAX_INFLIGHT_VARIABLE,
+    claim_stdout,
+    max_inflight_from_environment,
+    run_stdio,
+)
 
 _EPILOG = """\
 stdio is the default: a client starts this process and speaks over stdin/stdout.
@@ -42,6 +48,14 @@ def parser(package: str) -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP, not stdio")
+    parser.add_argument(
+        "--max-concurrent-requests",
+        type=_positive,
+        metavar="N",
+        help=f"stdio: requests handled at once; more wait their turn while ping, "
+        f"cancellations and answers to the server's requests still pass (default "
+        f"${MAX_INFLIGHT_VARIABLE} or {MAX_INFLIGHT})",
+    )
     http = parser.add_argument_group("HTTP (with --http)")
     http.add_argument("--host", help="address to bind (default 127.0.0.1: this machine only)")
     http.add_argument("--port", type=int, help="port (default 8000)")
@@ -91,9 +105,17 @@ def main(
     if not args.http:
         if http_only:
             cli.error(f"--{http_only[0].replace('_', '-')} needs --http")
+        limit = args.max_concurrent_requests
+        if limit is None:
+            try:
+                limit = max_inflight_from_environment()
+            except ValueError as exc:
+                cli.error(str(exc))
         claim_stdout()
-        run_stdio(_loaded(server))
+        run_stdio(_loaded(server), max_inflight=limit)
         return
+    if args.max_concurrent_requests is not None:
+        cli.error("--max-concurrent-requests applies to stdio, not --http")
     host = args.host or "127.0.0.1"
     workers = args.workers or 1
     if workers < 1:
@@ -117,6 +139,12 @@ def main(
     serve_http(
         _loaded(server), package, settings, host=host, port=args.port or 8000, workers=workers
     )
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return int(text)
 
 
 def _loaded(server: Server | Callable[[], Server]) -> Server:
