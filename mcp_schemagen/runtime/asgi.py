@@ -33,9 +33,9 @@ from .http_settings import HttpSettings
 from .http_stateless import StatelessEndpoint
 from .http_stream import AsgiReceive, AsgiSend, send_body
 from .jsonrpc import RpcError
-from .protocol import BY_NAME, INVALID_REQUEST, PARSE_ERROR, newest
+from .protocol import BY_NAME, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, newest
 from .server import Server
-from .store import Store, open_store
+from .store import Store, StoreUnavailable, open_store
 
 JSON = b"application/json"
 Headers = dict[str, str]
@@ -67,6 +67,7 @@ class McpHttpApp:
             self.settings.path.rstrip("/") + "/health",
             *self.settings.extra_health_paths,
         )
+        self._ready = (self.settings.path.rstrip("/") + "/ready", "/readyz")
 
     # ------------------------------------------------------------------ ASGI
 
@@ -75,8 +76,18 @@ class McpHttpApp:
         if kind == "http":
             if self._started is None or not self._started.done():
                 await self.start()
+            started: list[bool] = []  # the response began: too late for a 503
+
+            async def watched(message: dict[str, Any]) -> None:
+                started.append(True)
+                await send(message)
+
             try:
-                await self._http(scope, receive, send)
+                await self._http(scope, receive, watched)
+            except StoreUnavailable as exc:  # an outage, not a bug: 503, JSON-RPC body
+                if not started:
+                    await self.rpc_error(send, 503, None, RpcError(INTERNAL_ERROR, str(exc)),
+                                         retry_after=exc.retry_after_seconds)  # fmt: skip
             except Exception:  # a bug: answer 500 rather than drop the connection
                 traceback.print_exc(file=sys.stderr)
                 raise
@@ -90,6 +101,7 @@ class McpHttpApp:
                 await self.store.start()
             except BaseException as exc:
                 self._started.set_exception(exc)
+                self._started.exception()  # raised below: no "never retrieved" at exit
                 self._started = None
                 raise
             self._started.set_result(None)
@@ -134,6 +146,11 @@ class McpHttpApp:
             return
         if path in self._health:
             await self.respond(send, 200, b'{"status":"ok"}', JSON)
+            return
+        if path in self._ready:  # readiness: the store answers (liveness is above)
+            ready = await self.store.ready()
+            body = b'{"status":"ready"}' if ready else b'{"status":"store unavailable"}'
+            await self.respond(send, 200 if ready else 503, body, JSON)
             return
         if path != settings.path and path != settings.path + "/":
             await self.plain(send, 404, b"Not Found")
@@ -240,12 +257,15 @@ class McpHttpApp:
         request_id: Any,
         failure: RpcError,
         revision_name: str | None = None,
+        retry_after: int | None = None,
     ) -> None:
         """An HTTP error whose body is the JSON-RPC error response (no id when there is no
         request to answer)."""
         revision = BY_NAME.get(revision_name) if revision_name else None
         rid = request_id if type(request_id) in (str, int) else None
-        await self.respond(send, status, (revision or self._newest).error(rid, failure), JSON)
+        extra = [(b"retry-after", b"%d" % retry_after)] if retry_after is not None else None
+        body = (revision or self._newest).error(rid, failure)
+        await self.respond(send, status, body, JSON, extra)
 
 
 def new_session_id() -> str:

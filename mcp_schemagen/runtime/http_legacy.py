@@ -122,6 +122,7 @@ class SessionEndpoint:
         )
         for request_id in requests:
             self._running[(session_id, request_id)] = session
+        app.store.track_calls(resumable.key, requests)  # who answers them (worker lease)
         try:
             reply = settle(app.server.receive(body, session))
             if session.log_rank != record["log_rank"]:
@@ -132,6 +133,7 @@ class SessionEndpoint:
                 resumable=resumable,
             )  # fmt: skip
         finally:
+            await app.store.release_calls(resumable.key)
             for request_id in requests:
                 if self._running.get((session_id, request_id)) is session:
                     del self._running[(session_id, request_id)]
