@@ -161,6 +161,7 @@ async def _with_sdk(root: Path, mode: str, errlog: Path) -> None:
         ) as client:
             await call_every_example_tool(client, TOOLS, ORDER)
 
+
 @pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 def test_official_sdk_client_calls_every_tool(mode: str, example: Path, tmp_path: Path) -> None:

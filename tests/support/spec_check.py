@@ -61,9 +61,9 @@ class SpecCheck:
 
     def assert_exact(self, instance: Any, definition: str) -> None:
         problems = self.errors(instance, definition)
-        assert (
-            not problems
-        ), f"{self.revision} {definition}: {problems}\n{json.dumps(instance)[:2000]}"
+        assert not problems, (
+            f"{self.revision} {definition}: {problems}\n{json.dumps(instance)[:2000]}"
+        )
 
     # ------------------------------------------------------------ undeclared fields
 

@@ -201,7 +201,11 @@ async def test_elicitation_sep1034_defaults() -> str | list[ContentBlock]:
             "name": {"type": "string", "default": "John Doe"},
             "age": {"type": "integer", "default": 30},
             "score": {"type": "number", "default": 95.5},
-            "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+            "status": {
+                "type": "string",
+                "enum": ["active", "inactive", "pending"],
+                "default": "active",
+            },
             "verified": {"type": "boolean", "default": True},
         }
     )
@@ -212,7 +216,10 @@ async def test_elicitation_sep1034_defaults() -> str | list[ContentBlock]:
 # mcp-codegen tool: "test_elicitation_sep1330_enums"
 async def test_elicitation_sep1330_enums() -> str | list[ContentBlock]:
     """Elicits a form with all five enum forms (SEP-1330)."""
-    options = [{"const": "value1", "title": "First Option"}, {"const": "value2", "title": "Second Option"}]
+    options = [
+        {"const": "value1", "title": "First Option"},
+        {"const": "value2", "title": "Second Option"},
+    ]
     schema = _form(
         {
             "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
@@ -222,7 +229,10 @@ async def test_elicitation_sep1330_enums() -> str | list[ContentBlock]:
                 "enum": ["opt1", "opt2", "opt3"],
                 "enumNames": ["Option One", "Option Two", "Option Three"],
             },
-            "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+            "untitledMulti": {
+                "type": "array",
+                "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            },
             "titledMulti": {"type": "array", "items": {"anyOf": options}},
         }
     )
