@@ -154,6 +154,8 @@ def _check_store(url: str, package: str) -> None:
         import redis.asyncio as redis
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
+
+        from .redis_store import closed
     except ImportError:
         sys.exit(
             f"--store {_shown(url)} needs the redis package: "
@@ -167,7 +169,7 @@ def _check_store(url: str, package: str) -> None:
         try:
             await client.ping()
         finally:
-            await client.aclose()
+            await closed(client)
 
     try:
         asyncio.run(ping())

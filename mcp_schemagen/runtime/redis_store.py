@@ -57,6 +57,12 @@ BACKOFF_FIRST, BACKOFF_CAP = 0.05, 5.0  # reconnecting the subscriber
 _UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
 
 
+async def closed(resource: Any) -> None:
+    """Close a redis-py client or pub/sub: ``aclose`` from 5.0.1, ``close`` in 5.0.0."""
+    close = getattr(resource, "aclose", None) or resource.close
+    await close()
+
+
 class RedisStore(Store):
     def __init__(
         self,
@@ -131,7 +137,7 @@ class RedisStore(Store):
         return result
 
     def _discard(self, client: Any) -> None:
-        closing = asyncio.ensure_future(client.aclose())
+        closing = asyncio.ensure_future(closed(client))
         self._closing.add(closing)
         closing.add_done_callback(self._closed)
 
@@ -188,7 +194,7 @@ class RedisStore(Store):
         if self._closing:
             await asyncio.wait(set(self._closing), timeout=1.0)
         with contextlib.suppress(Exception):
-            await self._redis.aclose()
+            await closed(self._redis)
 
     async def _listen(self) -> None:
         """Hear cancellations for as long as the store is open: a lost connection (Redis
@@ -209,9 +215,9 @@ class RedisStore(Store):
             finally:
                 self._subscribed.clear()
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await closed(pubsub)
                 with contextlib.suppress(Exception):
-                    await client.aclose()
+                    await closed(client)
             await asyncio.sleep(backoff * (0.5 + random.random()))
             backoff = min(backoff * 2, BACKOFF_CAP)
 
