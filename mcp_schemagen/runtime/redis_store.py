@@ -37,11 +37,6 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import orjson
-import redis.asyncio as redis
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff, NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .jsonrpc import RequestId
 from .store import Event, Store, StoreUnavailable, lost_call_events
@@ -54,7 +49,6 @@ LEASE_SECONDS = 6.0  # a call's owner is presumed dead this long after its last 
 RENEW_SECONDS = 2.0
 LEASE_CHECK_SECONDS = 2.0  # a follower waiting on a stream checks its owner this often
 BACKOFF_FIRST, BACKOFF_CAP = 0.05, 5.0  # reconnecting the subscriber
-_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
 
 
 async def closed(resource: Any) -> None:
@@ -73,6 +67,18 @@ class RedisStore(Store):
         prefix: str = "mcp:",
     ) -> None:
         super().__init__()
+        # Imported here: only a server configured with a Redis store needs the package.
+        import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff, NoBackoff
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+
+        self._library: Any = redis
+        self._no_retry: Any = Retry(NoBackoff(), 0)
+        self._failures: tuple[type[BaseException], ...] = (
+            RedisConnectionError, RedisTimeoutError, OSError, TimeoutError
+        )  # fmt: skip
         self.url = url
         self.session_ttl = int(session_ttl)
         self.event_ttl = int(event_ttl)
@@ -107,14 +113,14 @@ class RedisStore(Store):
     def _dedicated(self) -> Any:
         """A client of one connection of its own, for a blocking read or the subscriber:
         no socket timeout (the caller sets a deadline), no hidden retries."""
-        return redis.Redis.from_url(
+        return self._library.Redis.from_url(
             self.url,
             single_connection_client=True,
             socket_timeout=None,
             socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
             socket_keepalive=True,
             retry_on_timeout=False,
-            retry=Retry(NoBackoff(), 0),
+            retry=self._no_retry,
             protocol=2,
         )
 
@@ -150,7 +156,7 @@ class RedisStore(Store):
     def _unavailable(self) -> Iterator[None]:
         try:
             yield
-        except _UNAVAILABLE as exc:
+        except self._failures as exc:
             self._log(exc)
             raise StoreUnavailable() from None
 
@@ -209,7 +215,7 @@ class RedisStore(Store):
                 backoff = BACKOFF_FIRST
                 async for message in self._messages(pubsub):
                     self._heard(message)
-            except _UNAVAILABLE as exc:
+            except self._failures as exc:
                 self._subscribed.clear()
                 self._log(exc)
             finally:

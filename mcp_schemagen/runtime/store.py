@@ -179,7 +179,8 @@ class MemoryStore(Store):
         self._sweeper: asyncio.Task[None] | None = None
 
     def _sweep_interval(self) -> float:
-        return max(min(self.session_ttl, self.event_ttl, 60.0) / 4, 0.05)
+        # A sweep costs what expired (it stops at the first live session): run it often.
+        return max(min(self.session_ttl, self.event_ttl, 60.0) / 10, 0.05)
 
     @property
     def session_count(self) -> int:

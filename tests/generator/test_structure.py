@@ -16,7 +16,12 @@ RUNTIME = PACKAGE / "runtime"
 RUNTIME_THIRD_PARTY = frozenset({"orjson", "jsonschema_rs"})
 # Imported inside a function only, by the one module that needs it, so a server that never
 # serves HTTP or never uses Redis does not need them (they are the package's `http` extra).
-RUNTIME_LAZY = {("main.py", "uvicorn"), ("redis_store.py", "redis")}
+RUNTIME_LAZY = {
+    ("main.py", "uvicorn"),
+    ("main.py", "redis"),
+    ("store.py", "redis"),
+    ("redis_store.py", "redis"),
+}
 LONGEST_MODULE = 500
 
 
