@@ -74,8 +74,6 @@ class McpHttpApp:
     async def __call__(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
         kind = scope["type"]
         if kind == "http":
-            if self._started is None or not self._started.done():
-                await self.start()
             started: list[bool] = []  # the response began: too late for a 503
 
             async def watched(message: dict[str, Any]) -> None:
@@ -83,6 +81,8 @@ class McpHttpApp:
                 await send(message)
 
             try:
+                if self._started is None or not self._started.done():
+                    await self.start()
                 await self._http(scope, receive, watched)
             except StoreUnavailable as exc:  # an outage, not a bug: 503, JSON-RPC body
                 if not started:
