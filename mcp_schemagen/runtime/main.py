@@ -7,17 +7,26 @@ Unknown options are errors (exit 2), never ignored. uvicorn is imported only for
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ipaddress
 import os
 import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from urllib.parse import urlsplit, urlunsplit
 
 from .asking.request_state import KEY_VARIABLE
 from .auth import setup as auth_setup
 from .http.settings import LOOPBACK_HOSTS, HttpSettings
 from .server import Server
-from .stdio import claim_stdout, run_stdio
+from .stdio import (
+    MAX_INFLIGHT,
+    MAX_INFLIGHT_VARIABLE,
+    claim_stdout,
+    max_inflight_from_environment,
+    run_stdio,
+)
+from .store import is_redis_url
 
 _EPILOG = """\
 stdio is the default: a client starts this process and speaks over stdin/stdout.
@@ -31,7 +40,10 @@ More than one worker (or machine) needs a shared store for sessions (2025-03-26 
 2025-11-25): --store redis://HOST:6379/0. 2026-07-28 requests are stateless; a retry after
 an input_required result needs the same MCP_CODEGEN_STATE_KEY on every worker (--workers N
 draws one for its workers when it is unset).
-Health check: GET /healthz (or PATH/health) answers 200."""
+Liveness: GET /healthz (or PATH/health) answers 200 while the process serves.
+Readiness: GET /readyz (or PATH/ready) answers 200, or 503 while the store is unreachable
+(requests then get 503 with Retry-After and a JSON-RPC error body).
+A --store that cannot work (no redis package, Redis down) stops start-up with one line."""
 
 
 def parser(package: str) -> argparse.ArgumentParser:
@@ -43,6 +55,14 @@ def parser(package: str) -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP, not stdio")
+    parser.add_argument(
+        "--max-concurrent-requests",
+        type=_positive,
+        metavar="N",
+        help=f"stdio: requests handled at once; more wait their turn while ping, "
+        f"cancellations and answers to the server's requests still pass (default "
+        f"${MAX_INFLIGHT_VARIABLE} or {MAX_INFLIGHT})",
+    )
     http = parser.add_argument_group("HTTP (with --http)")
     http.add_argument("--host", help="address to bind (default 127.0.0.1: this machine only)")
     http.add_argument("--port", type=int, help="port (default 8000)")
@@ -97,9 +117,17 @@ def main(
     if not args.http:
         if http_only:
             cli.error(f"--{http_only[0].replace('_', '-')} needs --http")
+        limit = args.max_concurrent_requests
+        if limit is None:
+            try:
+                limit = max_inflight_from_environment()
+            except ValueError as exc:
+                cli.error(str(exc))
         claim_stdout()
-        run_stdio(_loaded(server))
+        run_stdio(_loaded(server), max_inflight=limit)
         return
+    if args.max_concurrent_requests is not None:
+        cli.error("--max-concurrent-requests applies to stdio, not --http")
     host = args.host or "127.0.0.1"
     workers = args.workers or 1
     if workers < 1:
@@ -123,6 +151,54 @@ def main(
     serve_http(
         _loaded(server), package, settings, host=host, port=args.port or 8000, workers=workers
     )
+
+
+def _check_store(url: str, package: str) -> None:
+    """Exit with one line, before any worker starts, when the Redis store cannot work:
+    the package is missing, or the server does not answer."""
+    try:
+        import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        from .redis_store import closed
+    except ImportError:
+        sys.exit(
+            f"--store {_shown(url)} needs the redis package: "
+            f"pip install '{package.replace('_', '-')}[http]' (or pip install redis)"
+        )
+
+    async def ping() -> None:
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=3.0, socket_timeout=3.0, retry=Retry(NoBackoff(), 0)
+        )
+        try:
+            await client.ping()
+        finally:
+            await closed(client)
+
+    try:
+        asyncio.run(ping())
+    except Exception as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        sys.exit(
+            f"--store {_shown(url)}: Redis does not answer ({reason}); start it or fix the URL"
+        )
+
+
+def _shown(url: str) -> str:
+    """The URL without its password, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(":" + parts.password + "@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return int(text)
 
 
 def _loaded(server: Server | Callable[[], Server]) -> Server:
@@ -151,6 +227,8 @@ def serve_http(
         import uvicorn
     except ImportError:
         sys.exit(f"--http needs uvicorn: pip install '{package.replace('_', '-')}[http]'")
+    if is_redis_url(settings.store):
+        _check_store(str(settings.store), package)
     os.environ.update(settings.environment())  # worker processes read the same settings
     if workers == 1:
         from .http.app import McpHttpApp

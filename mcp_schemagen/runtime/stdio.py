@@ -9,11 +9,17 @@ stderr instead of corrupting the stream: ``claim_stdout`` runs before user code 
 imported.
 
 Backpressure: while the replies waiting to be written exceed ``WRITE_BUFFER_HIGH`` (a
-client that stops reading), no further message is handled and stdin is not read; while
-``MAX_INFLIGHT`` requests are running, the next request waits (notifications and
-responses still pass) and stdin is not read past it. Input already read waits, unparsed.
-Memory stays bounded by those two limits and the largest single reply, whatever the
-client sends.
+client that stops reading), no further message is handled and stdin is not read. Up to
+``max_inflight`` requests run at once (``--max-concurrent-requests`` or
+``MCP_MAX_CONCURRENT_REQUESTS``; the default suits I/O-bound async handlers, which cost
+little while they wait). Past that, requests queue (raw bytes, up to
+``MAX_QUEUED_BYTES``; then stdin is not read), while what needs no slot is handled at
+once whatever is queued: ``ping``, ``notifications/cancelled`` (which also drops a
+queued request), and the client's answers to the server's own requests, on which
+running handlers may wait. New requests start in rounds of ``ADMIT_ROUND``, the next
+round after the loop has run those started (or one finished): a burst of calls whose
+replies are large congests the writer before more of them start, so memory stays
+bounded by the queued bytes, the write buffer and a round of replies.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ import os
 import stat
 import sys
 import traceback
+from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 import orjson
 
@@ -32,12 +40,17 @@ from .jsonrpc import RpcError
 from .protocol import INVALID_REQUEST
 from .server import Server
 from .session import Session
+from .workers import jobs_waiting
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 SHUTDOWN_GRACE_SECONDS = 10.0
 WRITE_BUFFER_HIGH = 1024 * 1024  # bytes of replies waiting for the client: stop handling
 WRITE_BUFFER_LOW = 256 * 1024  # ... until they are down to this
-MAX_INFLIGHT = 32  # requests running at once (async handlers, sync ones in workers)
+MAX_INFLIGHT = 4096  # default bound on requests running at once
+MAX_INFLIGHT_VARIABLE = "MCP_MAX_CONCURRENT_REQUESTS"
+MAX_QUEUED_BYTES = 8 * 1024 * 1024  # requests read but waiting for a slot: stop reading
+ADMIT_ROUND = 16  # requests started before the loop runs them (see the module docstring)
+ADMIT_PAUSE_SECONDS = 0.005
 
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
@@ -45,11 +58,21 @@ _JSONDecodeError = orjson.JSONDecodeError
 _wire: int | None = None  # the protocol stream's descriptor, once claimed
 
 
-def run_stdio(server: Server) -> None:
+def run_stdio(server: Server, *, max_inflight: int | None = None) -> None:
     """Serve ``server`` on this process's stdin and stdout until stdin closes."""
     wire = claim_stdout()
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(server, stdin_fd=0, stdout_fd=wire))
+        asyncio.run(serve(server, stdin_fd=0, stdout_fd=wire, max_inflight=max_inflight))
+
+
+def max_inflight_from_environment() -> int:
+    """``MCP_MAX_CONCURRENT_REQUESTS`` (a positive integer), else ``MAX_INFLIGHT``."""
+    raw = os.environ.get(MAX_INFLIGHT_VARIABLE, "").strip()
+    if not raw:
+        return MAX_INFLIGHT
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{MAX_INFLIGHT_VARIABLE}={raw!r}: must be a positive integer")
+    return int(raw)
 
 
 def claim_stdout() -> int:
@@ -72,12 +95,15 @@ def _claim_stdout() -> int:
     return wire
 
 
-async def serve(server: Server, *, stdin_fd: int = 0, stdout_fd: int = 1) -> None:
+async def serve(
+    server: Server, *, stdin_fd: int = 0, stdout_fd: int = 1, max_inflight: int | None = None
+) -> None:
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
     writer = _Writer(done)
     await writer.open(loop, stdout_fd)
-    reader = _Reader(server, server.session(writer.write), writer, done)
+    limit = max_inflight if max_inflight is not None else max_inflight_from_environment()
+    reader = _Reader(server, server.session(writer.write), writer, done, max_inflight=limit)
     pump: asyncio.Task[None] | None = None
     restore = [fd for fd in (stdin_fd, stdout_fd) if _is_blocking(fd)]
     try:
@@ -211,38 +237,106 @@ class _Reader(asyncio.Protocol):
     """Splits stdin into lines and hands each to the server, while the client keeps up."""
 
     def __init__(
-        self, server: Server, session: Session, writer: _Writer, done: asyncio.Future[None]
+        self,
+        server: Server,
+        session: Session,
+        writer: _Writer,
+        done: asyncio.Future[None],
+        *,
+        max_inflight: int = MAX_INFLIGHT,
     ) -> None:
         self._server = server
         self._session = session
         self._writer = writer
         self._done = done
+        self._limit = max_inflight
         self._partial: list[bytes] = []
         self._partial_size = 0
         self._discarding = False
         self._tasks: set[asyncio.Future[bytes | None]] = set()
         self._backlog = b""  # input read but held back; it starts at a line boundary
+        self._queue: deque[tuple[Any, bytes]] = deque()  # (request id, line) for a slot
+        self._queued_bytes = 0
+        self._round = 0  # requests started in this admission round
+        self._round_timer: asyncio.TimerHandle | None = None
         self._eof = False
         self.reading: asyncio.ReadTransport | None = None
         self.flowing = asyncio.Event()  # clear while held back (for a stdin read in a thread)
         self.flowing.set()
         writer.on_drained = self._flow
 
-    def _must_wait(self, line: bytes) -> bool:
-        """Whether this message waits: every one while replies pile up unread; a request
-        while MAX_INFLIGHT run. Notifications and responses pass then, so a client can
-        still cancel, or answer what a running handler asked it."""
-        if self._writer.congested():
-            return True
-        if len(self._tasks) < MAX_INFLIGHT:
-            return False
+    def _held_back(self) -> bool:
+        """Whether input must wait unread: replies pile up unread, or the queue is full."""
+        return self._writer.congested() or self._queued_bytes >= MAX_QUEUED_BYTES
+
+    def _can_start(self) -> bool:
+        return (
+            len(self._tasks) < self._limit
+            and self._round < ADMIT_ROUND
+            and not self._writer.congested()
+            and jobs_waiting() == 0
+        )
+
+    def _accept(self, line: bytes) -> None:
+        """Handle ``line`` now, or queue it when it is a request without a free slot."""
+        if not self._queue and self._can_start():
+            self._line(line)
+            return
         try:
             message = _loads(line)
         except _JSONDecodeError:
-            return False  # answered at once, with a parse error
-        return type(message) is list or (
-            type(message) is dict and "method" in message and "id" in message
-        )
+            self._line(line)  # answered at once, with a parse error
+            return
+        if type(message) is dict:
+            method = message.get("method")
+            if "id" in message and type(method) is str and method != "ping":
+                self._enqueue(message.get("id"), line)
+                return
+            if method == "notifications/cancelled":
+                params = message.get("params")
+                if type(params) is dict:
+                    self._unqueue(params.get("requestId"))
+            self._line(line)  # ping, notifications, answers to the server's requests
+        elif type(message) is list and any(
+            type(m) is dict and "id" in m and "method" in m for m in message
+        ):
+            self._enqueue(None, line)
+        else:
+            self._line(line)
+
+    def _enqueue(self, request_id: Any, line: bytes) -> None:
+        self._queue.append((request_id, line))
+        self._queued_bytes += len(line)
+
+    def _unqueue(self, request_id: Any) -> None:
+        """A cancelled request that has not started: it never will (and gets no reply)."""
+        if type(request_id) not in (str, int):
+            return
+        for index, (queued_id, line) in enumerate(self._queue):
+            if queued_id == request_id and type(queued_id) is type(request_id):
+                del self._queue[index]
+                self._queued_bytes -= len(line)
+                return
+
+    def _admit(self) -> None:
+        """Start queued requests while slots (and this round) allow."""
+        if not self._queue:
+            return
+        writer = self._writer
+        writer.cork()
+        try:
+            while self._queue and self._can_start():
+                _, line = self._queue.popleft()
+                self._queued_bytes -= len(line)
+                self._line(line)
+        finally:
+            writer.uncork()
+
+    def _next_round(self) -> None:
+        self._round_timer = None
+        self._round = 0
+        self._admit()
+        self._flow()
 
     def data_received(self, data: bytes) -> None:
         if self._backlog:
@@ -262,7 +356,7 @@ class _Reader(asyncio.Protocol):
                     line = b"".join(self._partial) + data[start:end]
                 else:
                     line = data[start:end]
-                if not self._discarding and self._must_wait(line):
+                if not self._discarding and self._held_back():
                     self._backlog = data[start:]  # the partial stays: the line resumes there
                     return
                 self._partial.clear()
@@ -273,7 +367,7 @@ class _Reader(asyncio.Protocol):
                     failure = RpcError(INVALID_REQUEST, "Message too large")
                     writer.write(self._server.error_reply(None, failure, self._session))
                 else:
-                    self._line(line)
+                    self._accept(line)
             if start < len(data) and not self._discarding:
                 self._partial.append(data[start:])
                 self._partial_size += len(data) - start
@@ -287,19 +381,19 @@ class _Reader(asyncio.Protocol):
     def _flow(self) -> None:
         """Handle held-back input and read more while the client keeps up; else wait (a
         reply written or a request finished calls this again)."""
-        while self._backlog and not self._writer.congested():
+        self._admit()
+        while self._backlog and not self._held_back():
             data, self._backlog = self._backlog, b""
             self._handle(data)
-            if len(self._backlog) == len(data):
-                break  # its first message is a request waiting for a free slot
-        if self._backlog or self._writer.congested():
+        if self._backlog or self._held_back():
             self.flowing.clear()
             if self.reading is not None and self.reading.is_reading():
                 self.reading.pause_reading()
             return
         self.flowing.set()
         if self._eof:
-            self._end()
+            if not self._queue:
+                self._end()
             return
         reading = self.reading
         if reading is not None and not reading.is_closing() and not reading.is_reading():
@@ -323,6 +417,10 @@ class _Reader(asyncio.Protocol):
         task = asyncio.ensure_future(reply)
         self._tasks.add(task)
         task.add_done_callback(self._finished)
+        self._round += 1
+        if self._round_timer is None:
+            loop = asyncio.get_running_loop()
+            self._round_timer = loop.call_later(ADMIT_PAUSE_SECONDS, self._next_round)
 
     def _finished(self, task: asyncio.Future[bytes | None]) -> None:
         self._tasks.discard(task)
@@ -332,17 +430,21 @@ class _Reader(asyncio.Protocol):
                 traceback.print_exception(failure, file=sys.stderr)
             elif (reply := task.result()) is not None:
                 self._writer.write(reply)
+        self._round = 0  # the loop ran what was started: the next round may start
         self._flow()
 
     def eof_received(self) -> bool | None:
         self._eof = True
-        if not self._backlog:
+        if not self._backlog and not self._queue:
             self._end()
         return None  # else _flow ends it once the held-back input is handled
 
     def _end(self) -> None:
         if self._done.done():
             return
+        if self._round_timer is not None:
+            self._round_timer.cancel()
+            self._round_timer = None
         if self._partial and not self._discarding:
             line = b"".join(self._partial)
             self._partial.clear()
@@ -355,7 +457,7 @@ class _Reader(asyncio.Protocol):
         self._done.set_result(None)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if exc is None and self._backlog:
+        if exc is None and (self._backlog or self._queue):
             self._eof = True  # _flow ends it once the held-back input is handled
         elif not self._done.done():
             self._done.set_result(None)

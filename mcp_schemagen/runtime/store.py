@@ -20,22 +20,58 @@ The stateless revision (2026-07-28) needs none of this; the session revisions
   ``await_reply(session, R)``; the client POSTs its JSON-RPC response, possibly to
   another worker, which calls ``deliver_reply(session, R, message)``. The HTTP app
   already routes every POSTed response there; the interactive-tools work only needs to
-  send the request and await the reply.
+  send the request and await the reply;
+- which worker runs a call whose stream a client may resume (``track_calls``, then
+  ``open_stream`` takes a lease the worker keeps renewing, ``release_calls`` when the
+  call is over): a reader of the stream elsewhere tells a dead owner (lease expired, no
+  last event) from a slow one, and ends the stream with a JSON-RPC error for each of its
+  requests saying the call was lost, instead of waiting for a result that never comes.
+
+When the shared store cannot be reached, every method raises ``StoreUnavailable``, whose
+message names no address (it may reach a client); the HTTP layer answers 503 with
+``Retry-After``. ``ready()`` tells a readiness probe whether the store answers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from .jsonrpc import RequestId
 
 CancelCallback = Callable[[str, RequestId], None]
 # A stream's events: (sequence number, message or None for the priming event, last?).
 Event = tuple[int, bytes, bool]
+
+# JSON-RPC "internal error": the server failed the request (here: lost it).
+LOST_CALL_CODE = -32603
+LOST_CALL_MESSAGE = (
+    "The call was lost: the server process running it stopped before it finished. "
+    "Its effects, if any, are unknown; call the tool again if that is safe."
+)
+
+
+class StoreUnavailable(Exception):
+    """The shared store (Redis) cannot be reached or did not answer in time. The message
+    is safe to show a client; the cause (with addresses) goes to the server's log."""
+
+    retry_after_seconds = 2
+
+    def __init__(self, message: str = "The server's session store is unavailable") -> None:
+        super().__init__(f"{message}; retry shortly")
+
+
+def lost_call_events(request_ids: list[RequestId]) -> list[bytes]:
+    """The JSON-RPC error responses that end a stream whose call was lost."""
+    error = {"code": LOST_CALL_CODE, "message": LOST_CALL_MESSAGE}
+    return [orjson.dumps({"jsonrpc": "2.0", "id": rid, "error": error}) for rid in request_ids]
 
 
 class Store:
@@ -50,6 +86,10 @@ class Store:
 
     async def close(self) -> None:
         """Release connections (called at shutdown)."""
+
+    async def ready(self) -> bool:
+        """Whether the store answers now (a readiness probe; liveness is separate)."""
+        return True
 
     # sessions ------------------------------------------------------------------
     async def create_session(self, session_id: str, record: dict[str, Any]) -> None:
@@ -68,8 +108,17 @@ class Store:
 
     # resumable streams ---------------------------------------------------------
     async def open_stream(self, stream_id: str) -> None:
-        """Make a stream known before its first event (a client may resume it at once)."""
+        """Make a stream known before its first event (a client may resume it at once);
+        for a tracked stream, this worker holds its lease from now on."""
         raise NotImplementedError
+
+    def track_calls(self, stream_id: str, request_ids: list[RequestId]) -> None:
+        """The requests whose responses ``stream_id`` will carry, should it be opened
+        (noted here; written with ``open_stream``, so a call answered in JSON costs no
+        round trip)."""
+
+    async def release_calls(self, stream_id: str) -> None:
+        """The calls of ``stream_id`` are over (answered or cancelled): drop the lease."""
 
     async def append_event(self, stream_id: str, message: bytes, last: bool) -> int:
         """Record one message of an SSE stream; returns its sequence number (from 1;
@@ -112,19 +161,65 @@ class MemoryStore(Store):
     """All shared state in this process: right for one worker, invisible to others.
 
     Sessions idle longer than ``session_ttl`` seconds and streams untouched for
-    ``event_ttl`` seconds are forgotten (checked lazily, so no timer runs)."""
+    ``event_ttl`` seconds are forgotten: checked when used, and swept (oldest first, in
+    time proportional to what expired) by a timer started with ``start`` and on writes,
+    so abandoned sessions free their memory. Its calls cannot outlive it: leases are moot.
+    """
 
     def __init__(self, *, session_ttl: float = 3600.0, event_ttl: float = 300.0) -> None:
         super().__init__()
         self.session_ttl = session_ttl
         self.event_ttl = event_ttl
-        self._sessions: dict[str, tuple[dict[str, Any], float]] = {}
+        # Least recently used first: a sweep stops at the first live one.
+        self._sessions: OrderedDict[str, tuple[dict[str, Any], float]] = OrderedDict()
         self._streams: dict[str, _Stream] = {}
         self._replies: dict[tuple[str, RequestId], asyncio.Future[dict[str, Any]]] = {}
         self._sweep_at = time.monotonic() + event_ttl
+        self._session_sweep_at = time.monotonic() + self._sweep_interval()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def _sweep_interval(self) -> float:
+        # A sweep costs what expired (it stops at the first live session): run it often.
+        return max(min(self.session_ttl, self.event_ttl, 60.0) / 10, 0.05)
+
+    @property
+    def session_count(self) -> int:
+        """Sessions held in memory (expired ones included until swept)."""
+        return len(self._sessions)
+
+    async def start(self) -> None:
+        if self._sweeper is None:
+            self._sweeper = asyncio.ensure_future(self._sweep_forever())
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_interval())
+            now = time.monotonic()
+            self._sweep_sessions(now)
+            self._sweep(now)
+
+    def _sweep_sessions(self, now: float) -> None:
+        self._session_sweep_at = now + self._sweep_interval()
+        sessions = self._sessions
+        while sessions:
+            session_id, (_, touched) = next(iter(sessions.items()))
+            if now - touched <= self.session_ttl:
+                break
+            del sessions[session_id]
 
     async def create_session(self, session_id: str, record: dict[str, Any]) -> None:
-        self._sessions[session_id] = (dict(record), time.monotonic())
+        now = time.monotonic()
+        if now > self._session_sweep_at:
+            self._sweep_sessions(now)
+        self._sessions[session_id] = (dict(record), now)
+        self._sessions.move_to_end(session_id)
 
     async def load_session(self, session_id: str) -> dict[str, Any] | None:
         found = self._sessions.get(session_id)
@@ -135,6 +230,7 @@ class MemoryStore(Store):
             del self._sessions[session_id]
             return None
         self._sessions[session_id] = (found[0], now)
+        self._sessions.move_to_end(session_id)
         return dict(found[0])
 
     async def update_session(self, session_id: str, changes: dict[str, Any]) -> None:
@@ -203,11 +299,26 @@ class MemoryStore(Store):
             self._replies.pop(key, None)
 
 
+class StoreMissing(RuntimeError):
+    """The store a URL names needs a package that is not installed."""
+
+
+def is_redis_url(url: str | None) -> bool:
+    return url is not None and url.startswith(("redis://", "rediss://", "unix://"))
+
+
 def open_store(url: str | None, *, session_ttl: float = 3600.0, event_ttl: float = 300.0) -> Store:
     """The store a URL names: None/``memory:`` in process, ``redis://``/``rediss://`` Redis."""
     if url is None or url in ("", "memory:", "memory"):
         return MemoryStore(session_ttl=session_ttl, event_ttl=event_ttl)
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    if is_redis_url(url):
+        try:
+            import redis  # noqa: F401  (only where a Redis store is configured)
+        except ImportError:
+            raise StoreMissing(
+                "a redis:// store needs the redis package: install the server's http "
+                "extra (pip install 'PACKAGE[http]') or pip install redis"
+            ) from None
         from .redis_store import RedisStore
 
         return RedisStore(url, session_ttl=session_ttl, event_ttl=event_ttl)

@@ -48,6 +48,12 @@ def run_in_worker(handler: Callable[..., Any], kwargs: Mapping[str, Any]) -> asy
     return future
 
 
+def jobs_waiting() -> int:
+    """Sync calls submitted but waiting for a free thread: a transport admits no more
+    requests meanwhile, since each would only wait here, holding its arguments."""
+    return _POOL.waiting
+
+
 def from_any_thread(send: Callable[[bytes], None]) -> Callable[[bytes], None]:
     """``send`` that may be called from a worker: there it is passed to the loop's thread."""
 
@@ -108,6 +114,7 @@ class _Pool:
         self._lock = threading.Lock()
         self._threads = 0
         self._idle = 0
+        self.waiting = 0  # jobs not yet taken by a thread
 
     def submit(self, job: Callable[[], None]) -> None:
         with self._lock:
@@ -115,6 +122,7 @@ class _Pool:
             if start:
                 self._threads += 1
                 self._idle += 1  # counted idle until it takes its first job
+            self.waiting += 1
         if start:
             name = f"mcp-handler-{self._threads}"
             threading.Thread(target=self._serve, name=name, daemon=True).start()
@@ -125,6 +133,7 @@ class _Pool:
             job = self._jobs.get()
             with self._lock:
                 self._idle -= 1
+                self.waiting -= 1
             try:
                 job()
             finally:

@@ -19,6 +19,8 @@ RUNTIME_THIRD_PARTY = frozenset({"orjson", "jsonschema_rs"})
 # serves HTTP or never uses Redis does not need them (they are the package's `http` extra).
 RUNTIME_LAZY = {
     ("main.py", "uvicorn"),
+    ("main.py", "redis"),
+    ("store.py", "redis"),
     ("redis_store.py", "redis"),
     ("auth/tokens.py", "jwt"),
 }  # paths under runtime/

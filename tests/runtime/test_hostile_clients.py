@@ -320,32 +320,33 @@ def _cancel(request_id: int) -> bytes:
 
 
 @run
-async def test_at_the_inflight_limit_requests_wait_and_cancellations_pass(
+async def test_at_the_inflight_limit_requests_queue_and_ping_and_cancellations_pass(
     runtime: Any, dispatch: ModuleType
 ) -> None:
-    limit = runtime.stdio.MAX_INFLIGHT
+    limit = 4
     writer = _CorkedWriter(congests=False)
     done = asyncio.get_running_loop().create_future()
     session = dispatch.SERVER.session(writer.write)
-    reader = runtime.stdio._Reader(dispatch.SERVER, session, writer, done)
+    reader = runtime.stdio._Reader(dispatch.SERVER, session, writer, done, max_inflight=limit)
     initialize = {"protocolVersion": "2025-06-18", "capabilities": {}}
     reader.data_received(
         orjson.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize})
         + b"\n"
-        + b"".join(_slow_call(i) for i in range(1, limit + 1))
+        + b"".join(_slow_call(i) for i in range(1, limit + 3))  # two more than the slots
     )
     assert len(session.inflight) == limit
-    reader.data_received(_cancel(1) + b"\n")  # a notification passes the full house
-    await asyncio.sleep(0.01)
-    assert len(session.inflight) == limit - 1 and 1 not in session.inflight
     ping = b'{"jsonrpc":"2.0","id":100,"method":"ping"}\n'
-    reader.data_received(_slow_call(limit + 1) + ping)  # the last slot, then a wait
-    await asyncio.sleep(0.01)
-    answered = {orjson.loads(m)["id"] for m in writer.out}
-    assert answered == {0} and len(session.inflight) == limit
-    session.cancel(2)  # a slot frees: the waiting ping is handled
-    await asyncio.sleep(0.01)
+    reader.data_received(ping)  # a ping never waits behind queued requests
     assert {orjson.loads(m)["id"] for m in writer.out} == {0, 100}
+    reader.data_received(_cancel(limit + 2) + b"\n")  # a queued request: dropped, unstarted
+    reader.data_received(_cancel(1) + b"\n")  # a running one: its slot goes to the queue
+    await asyncio.sleep(0.01)
+    assert set(session.inflight) == {*range(2, limit + 2)}
     for request_id in list(session.inflight):
         session.cancel(request_id)
     await asyncio.sleep(0.01)
+    reader.eof_received()
+    await asyncio.sleep(0.01)
+    assert done.done()
+    # Cancelled requests get no reply, the queued one that was cancelled never started.
+    assert {orjson.loads(m)["id"] for m in writer.out} == {0, 100}

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mcp_schemagen.runtime.http.headers import (
     accepts,
     decode_value,
@@ -10,6 +12,7 @@ from mcp_schemagen.runtime.http.headers import (
     origin_allowed,
     param_headers,
     param_mismatch,
+    parse_authority,
 )
 from mcp_schemagen.runtime.http.settings import LOOPBACK_HOSTS
 
@@ -72,3 +75,122 @@ def test_param_headers_mirror_the_arguments() -> None:
     assert "present" in (
         param_mismatch(specs, {"mcp-param-region": "eu", "mcp-param-dry": "true"}, absent) or ""
     )
+
+
+# Values no browser sends: lists, userinfo, paths, suffixes after an address, bad ports.
+HOSTILE_HOSTS = [
+    "[::1].evil.example",
+    "[::1]evil.example",
+    "[::1]:80.evil.example",
+    "localhost:80, evil.example",
+    "localhost, evil.example",
+    "localhost evil.example",
+    "localhost:80:81",
+    "localhost:",
+    "localhost:-1",
+    "localhost:+80",
+    "localhost:99999",
+    "localhost:80x",
+    "user@localhost",
+    "evil.example@localhost",
+    "localhost/path",
+    "localhost?x",
+    "localhost#x",
+    "localhost\\evil.example",
+    "127.0.0.1:8000.evil.example",
+    "127.1",
+    "127.000.000.001",
+    "2130706433",
+    "[::1",
+    "::1",
+    "[fe80::1%25eth0]",
+    "[localhost]",
+    "",
+    " ",
+    "local host",
+    "localhost\t",
+    "lo\u0441alhost",
+    "..",
+    ".localhost",
+]
+VALID_HOSTS = [
+    ("localhost", True),
+    ("localhost:8000", True),
+    ("LOCALHOST:8000", True),
+    ("127.0.0.1", True),
+    ("127.0.0.1:65535", True),
+    ("[::1]", True),
+    ("[::1]:8000", True),
+    ("[0:0:0:0:0:0:0:1]:8000", True),
+    ("evil.example", False),
+    ("localhost.evil.example:8000", False),
+    ("127.0.0.2", False),
+    ("127.0.0.1.evil.example", False),  # a DNS name, not the address
+]
+
+
+@pytest.mark.parametrize("host", HOSTILE_HOSTS)
+def test_hostile_host_values_are_refused(host: str) -> None:
+    assert parse_authority(host) is None
+    assert not host_allowed(host, LOOPBACK_HOSTS)
+    assert not host_allowed(host, ("*",))  # "*" allows every name, not every string
+
+
+@pytest.mark.parametrize(("host", "allowed"), VALID_HOSTS)
+def test_valid_host_values(host: str, allowed: bool) -> None:
+    assert parse_authority(host) is not None
+    assert host_allowed(host, LOOPBACK_HOSTS) is allowed
+    assert host_allowed(host, ("*",))
+
+
+HOSTILE_ORIGINS = [
+    "http://127.0.0.1:8000.evil.example",
+    "http://[::1]:1@evil.example",
+    "http://localhost@evil.example",
+    "http://evil.example@localhost",
+    "http://user:pass@localhost:8000",
+    "http://localhost:8000/",
+    "http://localhost:8000/path",
+    "http://localhost:8000?x",
+    "http://localhost:8000#x",
+    "http://localhost, http://evil.example",
+    "http://localhost http://evil.example",
+    "http://[::1].evil.example",
+    "http://localhost:80, evil.example",
+    "http://localhost:",
+    "http://localhost:99999",
+    "HTTP://localhost",
+    "http:/localhost",
+    "http//localhost",
+    "//localhost",
+    "localhost",
+    "http://",
+]
+
+
+@pytest.mark.parametrize("origin", HOSTILE_ORIGINS)
+def test_hostile_origin_values_are_refused(origin: str) -> None:
+    assert not origin_allowed(origin, LOOPBACK_HOSTS, ())
+    assert not origin_allowed(origin, LOOPBACK_HOSTS, ("*",))
+
+
+@pytest.mark.parametrize(
+    ("origin", "origins", "allowed"),
+    [
+        ("http://localhost", (), True),
+        ("http://localhost:5173", (), True),
+        ("https://127.0.0.1:5173", (), True),
+        ("http://[::1]:5173", (), True),
+        ("https://evil.example", (), False),
+        ("http://127.0.0.1.evil.example", (), False),
+        ("null", (), False),
+        ("ftp://localhost", (), False),  # a page of this server is served over HTTP
+        ("file://localhost", (), False),
+        ("null", ("null",), True),
+        ("https://app.example", ("https://app.example",), True),
+        ("https://app.example:8443", ("*",), True),
+        ("https://app.example", ("https://other.example",), False),
+    ],
+)
+def test_valid_origin_values(origin: str, origins: tuple[str, ...], allowed: bool) -> None:
+    assert origin_allowed(origin, LOOPBACK_HOSTS, origins) is allowed

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -52,6 +53,13 @@ def nap(*, seconds: float) -> str:
 
 async def unsendable() -> Any:
     return object()
+
+
+async def ask() -> str:
+    from ._runtime.questions import form
+
+    answer = await get_context().elicit("Go on?", form({"ok": {"type": "boolean"}}))
+    return answer.action
 """
 
 EXTRA_TOOLS = """
@@ -69,6 +77,8 @@ TOOLS = TOOLS + (
         "required": ["seconds"]}}, handlers.nap),
     _entry({"name": "unsendable", "description": "Returns an object",
             "inputSchema": {"type": "object"}}, handlers.unsendable),
+    _entry({"name": "ask", "description": "Elicits the client",
+            "inputSchema": {"type": "object"}}, handlers.ask),
 )
 SERVER = Server(tools=TOOLS, name="fake", version="0.0.1", revisions=REVISIONS, page_size=4)
 """
@@ -225,10 +235,171 @@ def test_memory_stays_bounded_while_the_client_stops_reading(package_root: Path,
         process.wait()
     print(f"\n{tool}: {calls} x 1 MiB unread: peak RSS {held_back / MIB:.0f} MiB held back")
     assert seen == Counter(range(calls + 1))  # every request answered exactly once
-    # Unbounded buffering needs > 300 MiB here; the bound is MAX_INFLIGHT (32) results,
-    # the write buffer and the largest reply, over an idle server of about 30 MiB.
+    # Unbounded buffering needs > 300 MiB here; the bound is a round of started requests
+    # (none starts while the writer is congested or sync calls wait for a thread), the
+    # write buffer and the largest reply, over an idle server of about 30 MiB.
     assert held_back < 150 * MIB, held_back / MIB
     assert peak < 200 * MIB
+
+
+# ------------------------------------------- bounded work that never blocks (issue 20)
+
+
+class _Client:
+    """A raw stdio client: lines written at once, every message read in a thread with the
+    time it arrived."""
+
+    def __init__(self, root: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", PACKAGE, *args],
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=None if env is None else {**os.environ, **env},
+        )
+        self.received: list[tuple[float, dict[str, Any]]] = []
+        self._lock = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            with self._lock:
+                self.received.append((time.monotonic(), orjson.loads(line)))
+                self._lock.notify_all()
+
+    def send(self, *messages: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"".join(orjson.dumps(m) + b"\n" for m in messages))
+        self.process.stdin.flush()
+
+    def wait_for(self, test: Any, count: int = 1, timeout: float = 20.0) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while True:
+                found = [m for _, m in self.received if test(m)]
+                if len(found) >= count or time.monotonic() > deadline:
+                    return found
+                self._lock.wait(0.1)
+
+    def arrival(self, request_id: Any) -> float:
+        with self._lock:
+            return next(
+                t for t, m in self.received if m.get("id") == request_id and "method" not in m
+            )
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def _initialize(capabilities: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "jsonrpc": "2.0",
+            "id": "init",
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": capabilities,
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+
+
+def _call(request_id: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    params = {"name": name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+def test_a_thousand_async_calls_run_at_once_and_a_ping_never_waits(package_root: Path) -> None:
+    """1,000 two-second async calls: all finish in about two seconds (the default bound
+    suits I/O-bound handlers), and a ping sent behind them is answered at once."""
+    calls = 1000
+    client = _Client(package_root)
+    try:
+        client.send(*_initialize({}))
+        assert client.wait_for(lambda m: m.get("id") == "init")
+        started = time.monotonic()
+        client.send(*(_call(i, "slow", {"seconds": 2}) for i in range(calls)))
+        sent_ping = time.monotonic()
+        client.send({"jsonrpc": "2.0", "id": "ping", "method": "ping"})
+        assert client.wait_for(lambda m: m.get("id") == "ping", timeout=10)
+        answers = client.wait_for(lambda m: isinstance(m.get("id"), int), calls, timeout=30)
+        finished = time.monotonic()
+        assert len(answers) == calls
+        assert all(a["result"]["content"][0]["text"] == "slept" for a in answers)
+        ping_wait = client.arrival("ping") - sent_ping
+    finally:
+        client.close()
+    print(f"\n{calls} x 2 s async calls: {finished - started:.2f} s; ping {ping_wait:.3f} s")
+    assert ping_wait < 1.0  # not behind the calls (each takes 2 s)
+    assert finished - started < 6.0  # about 2 s; 32 at a time needed 63 s
+
+
+def test_answers_to_the_servers_requests_pass_requests_waiting_for_a_slot(
+    package_root: Path,
+) -> None:
+    """Every slot holds a handler waiting for the client's answer, and a new request waits
+    for a slot: the answers sent after it still reach the handlers (no deadlock)."""
+    limit = 4
+    client = _Client(package_root, env={"MCP_MAX_CONCURRENT_REQUESTS": str(limit)})
+    try:
+        client.send(*_initialize({"elicitation": {}}))
+        assert client.wait_for(lambda m: m.get("id") == "init")
+        client.send(*(_call(i, "ask", {}) for i in range(limit + 1)))  # one waits for a slot
+
+        def asked(m: dict[str, Any]) -> bool:
+            return m.get("method") == "elicitation/create"
+
+        questions = client.wait_for(asked, limit, timeout=10)
+        assert len(questions) == limit  # the fifth waits for a slot
+        client.send(_call(100, "ask", {}))  # a new request queued before the answers
+        answer = {"action": "accept", "content": {"ok": True}}
+        client.send(*({"jsonrpc": "2.0", "id": q["id"], "result": answer} for q in questions))
+        more = client.wait_for(asked, limit + 2, timeout=10)  # the queued two ask now
+        assert len(more) == limit + 2
+        client.send(*({"jsonrpc": "2.0", "id": q["id"], "result": answer} for q in more[limit:]))
+        results = client.wait_for(lambda m: m.get("id") in {*range(limit + 1), 100}, limit + 2)
+        assert sorted(r["id"] for r in results) == [*range(limit + 1), 100]
+        assert all(r["result"]["content"][0]["text"] == "accept" for r in results)
+    finally:
+        client.close()
+
+
+def test_the_concurrency_bound_is_an_option_and_documented(package_root: Path) -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", PACKAGE, "--help"], cwd=package_root, capture_output=True, text=True
+    )
+    assert "--max-concurrent-requests" in shown.stdout
+    assert "MCP_MAX_CONCURRENT_REQUESTS" in shown.stdout
+    for bad in (["--max-concurrent-requests", "0"], ["--max-concurrent-requests", "x"]):
+        refused = subprocess.run(
+            [sys.executable, "-m", PACKAGE, *bad], cwd=package_root, capture_output=True, text=True
+        )
+        assert refused.returncode == 2 and "positive integer" in refused.stderr
+    refused = subprocess.run(
+        [sys.executable, "-m", PACKAGE],
+        cwd=package_root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MCP_MAX_CONCURRENT_REQUESTS": "-3"},
+    )
+    assert refused.returncode == 2 and "MCP_MAX_CONCURRENT_REQUESTS" in refused.stderr
+    # The option bounds the calls: with 1, two 1-second calls take two seconds.
+    client = _Client(package_root, "--max-concurrent-requests", "1")
+    try:
+        client.send(*_initialize({}))
+        assert client.wait_for(lambda m: m.get("id") == "init")
+        started = time.monotonic()
+        client.send(_call(1, "slow", {"seconds": 1}), _call(2, "slow", {"seconds": 1}))
+        assert len(client.wait_for(lambda m: m.get("id") in (1, 2), 2)) == 2
+        assert time.monotonic() - started >= 1.9
+    finally:
+        client.close()
 
 
 # -------------------------------------------------------------------------- the fuzz

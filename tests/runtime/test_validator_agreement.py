@@ -26,14 +26,18 @@ design (the build rejects such tool schemas), so those items are listed in
 tests/data/known_validator_failures.toml, table ``[compile_validator]``, and run as
 ``xfail(strict=True)``: an item that starts passing fails the run until its entry goes.
 Table ``[python_jsonschema]`` lists where the oracle itself is wrong; those items assert that
-it still is.
+it still is. Table ``[jsonschema_rs]`` lists where direct jsonschema-rs is wrong, keyed by the
+releases (``versions``) that are: inside the range it must still disagree, outside it must
+agree, so one record holds for every release the declared range admits.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import itertools
 import json
+import operator
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -129,13 +133,39 @@ def _load_suite() -> list[SuiteTest]:
     return tests
 
 
-def _load_known() -> tuple[dict[str, str], dict[str, str]]:
+def _load_known() -> tuple[dict[str, str], dict[str, str], dict[str, dict[str, str]]]:
     known = tomllib.loads(KNOWN_FAILURES.read_text(encoding="utf-8"))
-    return dict(known.get("compile_validator", {})), dict(known.get("python_jsonschema", {}))
+    return (
+        dict(known.get("compile_validator", {})),
+        dict(known.get("python_jsonschema", {})),
+        dict(known.get("jsonschema_rs", {})),
+    )
+
+
+_COMPARE = {
+    ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "==": operator.eq
+}  # fmt: skip
+
+
+def _release(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.strip().split("."))
+
+
+def in_versions(version: str, bounds: str) -> bool:
+    """Whether release ``version`` (e.g. "0.61.0") is inside ``bounds`` (">=0.61,<0.70")."""
+    have = _release(version)
+    for bound in bounds.split(","):
+        bound = bound.strip()
+        sign = next(s for s in (">=", "<=", "==", ">", "<") if bound.startswith(s))
+        wanted = _release(bound[len(sign) :])
+        if not _COMPARE[sign](have[: len(wanted)], wanted):
+            return False
+    return True
 
 
 SUITE = _load_suite()
-OURS_FAILS, ORACLE_FAILS = _load_known()
+OURS_FAILS, ORACLE_FAILS, RS_FAILS = _load_known()
+RS_VERSION = importlib.metadata.version("jsonschema-rs")
 
 
 def _param(test: SuiteTest) -> Any:
@@ -217,7 +247,15 @@ def _check_ours(test: SuiteTest) -> None:
 
 @pytest.mark.parametrize("test", [_param(test) for test in SUITE])
 def test_agrees_with_suite_and_oracles(test: SuiteTest) -> None:
-    assert _rs_direct(test.case).is_valid(test.data) is test.valid, "jsonschema-rs (direct)"
+    direct = _rs_direct(test.case).is_valid(test.data)
+    known = RS_FAILS.get(test.key)
+    if known is not None and in_versions(RS_VERSION, known["versions"]):
+        assert direct is not test.valid, (
+            f"jsonschema-rs {RS_VERSION} now agrees with the suite: narrow the versions of "
+            f"{test.key!r} in [jsonschema_rs] of {KNOWN_FAILURES.name}"
+        )
+    else:
+        assert direct is test.valid, f"jsonschema-rs {RS_VERSION} (direct)"
     oracle = _oracle_verdict(test)
     if test.key in ORACLE_FAILS:
         assert oracle is not test.valid, (
@@ -251,7 +289,29 @@ def test_refused_ref_is_the_cause(case: Case, reason: str) -> None:
 
 def test_known_failures_name_suite_tests() -> None:
     keys = {test.key for test in SUITE}
-    stale = sorted((OURS_FAILS.keys() | ORACLE_FAILS.keys()) - keys)
+    stale = sorted((OURS_FAILS.keys() | ORACLE_FAILS.keys() | RS_FAILS.keys()) - keys)
     assert not stale, f"entries in {KNOWN_FAILURES.name} that name no suite test: {stale}"
     counts = {dialect.folder: sum(t.case.dialect is dialect for t in SUITE) for dialect in DIALECTS}
     assert all(counts.values()), f"no tests found for some draft: {counts}"
+
+
+@pytest.mark.parametrize(
+    ("version", "bounds", "inside"),
+    [
+        ("0.60.3", ">=0.61", False),
+        ("0.61.0", ">=0.61", True),
+        ("0.61.2", ">=0.61,<0.62", True),
+        ("0.62.0", ">=0.61,<0.62", False),
+        ("1.0.0", ">0.61", True),
+        ("0.61.0", "==0.61", True),
+        ("0.61.0", "<=0.60", False),
+    ],
+)
+def test_known_failure_version_bounds(version: str, bounds: str, inside: bool) -> None:
+    assert in_versions(version, bounds) is inside
+
+
+def test_known_jsonschema_rs_failures_say_when_and_why() -> None:
+    for key, entry in RS_FAILS.items():
+        assert set(entry) == {"versions", "reason"}, key
+        in_versions("0.0.0", entry["versions"])  # parses

@@ -92,33 +92,65 @@ def http_command(package: str, port: int, *extra: str) -> list[str]:
     return [sys.executable, "-m", package, "--http", "--port", str(port), *extra]
 
 
-@contextlib.contextmanager
-def redis_server(folder: Path) -> Iterator[str]:
-    """A private redis-server on 127.0.0.1 (no persistence); yields its URL."""
-    assert REDIS is not None
-    port = free_port()
-    folder.mkdir(parents=True, exist_ok=True)
-    process = subprocess.Popen(
-        [
-            REDIS, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder),
-            "--save", "", "--appendonly", "no", "--protected-mode", "yes",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
+class RedisServer:
+    """A private redis-server on 127.0.0.1 (no persistence) that a test may stop (kill -9)
+    and start again on the same port, as an outage does."""
+
+    def __init__(self, folder: Path) -> None:
+        assert REDIS is not None
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def start(self) -> None:
+        assert REDIS is not None and self.process is None
+        self.process = subprocess.Popen(
+            [
+                REDIS, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
+                "--save", "", "--appendonly", "no", "--protected-mode", "yes",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe:
                     probe.sendall(b"PING\r\n")
                     if probe.recv(16).startswith(b"+PONG"):
-                        break
+                        return
             except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
+                if time.monotonic() > deadline or self.process.poll() is not None:
                     raise RuntimeError("redis-server did not start") from None
                 time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@contextlib.contextmanager
+def restartable_redis(folder: Path) -> Iterator[RedisServer]:
+    server = RedisServer(folder)
+    server.start()
+    try:
+        yield server
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        server.stop()
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A private redis-server on 127.0.0.1 (no persistence); yields its URL."""
+    with restartable_redis(folder) as server:
+        yield server.url

@@ -32,9 +32,9 @@ from ..auth.guard import Guard
 from ..auth.setup import guard_for
 from ..exact_json import loads as exact_loads
 from ..jsonrpc import RpcError
-from ..protocol import BY_NAME, INVALID_REQUEST, PARSE_ERROR, newest
+from ..protocol import BY_NAME, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, newest
 from ..server import Server
-from ..store import Store, open_store
+from ..store import Store, StoreUnavailable, open_store
 from .endpoint import JSON, HttpRequest, Responder
 from .headers import accepts, host_allowed, origin_allowed, param_headers
 from .sessions import SessionEndpoint
@@ -73,6 +73,7 @@ class McpHttpApp:
             self.settings.path.rstrip("/") + "/health",
             *self.settings.extra_health_paths,
         )
+        self._ready = (self.settings.path.rstrip("/") + "/ready", "/readyz")
 
     # ------------------------------------------------------------------ ASGI
 
@@ -83,10 +84,21 @@ class McpHttpApp:
     async def __call__(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
         kind = scope["type"]
         if kind == "http":
-            if self._started is None or not self._started.done():
-                await self.start()
+            started: list[bool] = []  # the response began: too late for a 503
+
+            async def watched(message: dict[str, Any]) -> None:
+                started.append(True)
+                await send(message)
+
             try:
-                await self._http(scope, receive, send)
+                if self._started is None or not self._started.done():
+                    await self.start()
+                await self._http(scope, receive, watched)
+            except StoreUnavailable as exc:  # an outage, not a bug: 503, JSON-RPC body
+                if not started:
+                    failure = RpcError(INTERNAL_ERROR, str(exc))
+                    outage = Responder(send, self._newest)
+                    await outage.rpc_error(503, None, failure, retry_after=exc.retry_after_seconds)
             except Exception:  # a bug: answer 500 rather than drop the connection
                 traceback.print_exc(file=sys.stderr)
                 raise
@@ -100,6 +112,7 @@ class McpHttpApp:
                 await self.store.start()
             except BaseException as exc:
                 self._started.set_exception(exc)
+                self._started.exception()  # raised below: no "never retrieved" at exit
                 self._started = None
                 raise
             self._started.set_result(None)
@@ -151,6 +164,11 @@ class McpHttpApp:
             respond = Responder(send, self._newest)
         if path in self._health:
             await respond.respond(200, b'{"status":"ok"}', JSON)
+            return
+        if path in self._ready:  # readiness: the store answers (liveness is above)
+            ready = await self.store.ready()
+            body = b'{"status":"ready"}' if ready else b'{"status":"store unavailable"}'
+            await respond.respond(200 if ready else 503, body, JSON)
             return
         if path != settings.path and path != settings.path + "/":
             await respond.plain(404, b"Not Found")

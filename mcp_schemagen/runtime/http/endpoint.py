@@ -54,11 +54,13 @@ class Responder:
         request_id: Any,
         failure: RpcError,
         revision: Revision | None = None,
+        retry_after: int | None = None,
     ) -> None:
         """An HTTP error whose body is the JSON-RPC error response (no id when there is no
-        request to answer), in ``revision``'s form."""
+        request to answer), in ``revision``'s form; ``retry_after`` seconds for a 503."""
         rid = request_id if type(request_id) in (str, int) else None
-        await self.respond(status, (revision or self._fallback).error(rid, failure), JSON)
+        extra = [(b"retry-after", b"%d" % retry_after)] if retry_after is not None else None
+        await self.respond(status, (revision or self._fallback).error(rid, failure), JSON, extra)
 
 
 @dataclass(frozen=True, slots=True)

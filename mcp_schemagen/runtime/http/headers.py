@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
-from urllib.parse import urlsplit
 
 _B64_START = "=?base64?"
 _B64_END = "?="
@@ -17,31 +18,93 @@ MAX_SAFE_INTEGER = 2**53 - 1
 
 def host_allowed(host: str, allowed: Sequence[str]) -> bool:
     """Whether a Host header value (``name`` or ``name:port``) is on the allow-list; a
-    list entry without a port allows every port of that name."""
+    list entry without a port allows every port of that name. The value must be one
+    RFC 3986 authority without userinfo (a reg-name, IPv4 address or bracketed IPv6
+    address, then an optional port of digits): anything else no browser sends, so it is
+    refused, even where ``*`` allows every name."""
+    parsed = parse_authority(host)
+    if parsed is None:
+        return False
     if "*" in allowed:
         return True
-    if host in allowed:
-        return True
-    name = _host_name(host)
-    return name in allowed
+    name, port = parsed
+    for entry in allowed:
+        wanted = parse_authority(entry)
+        if wanted is not None and wanted[0] == name and wanted[1] in (None, port):
+            return True
+    return False
 
 
 def origin_allowed(origin: str, hosts: Sequence[str], origins: Sequence[str]) -> bool:
     """Whether a present Origin is acceptable: listed, or naming an allowed host (a page
-    served by this very server), never the literal ``null`` of sandboxed documents."""
-    if "*" in origins or origin in origins:
+    served by this very server), never the literal ``null`` of sandboxed documents unless
+    listed. The value must be an RFC 6454 serialization: ``scheme://host[:port]``, with no
+    userinfo, path, query or fragment."""
+    if origin in origins and (origin == "null" or parse_origin(origin) is not None):
         return True
-    parts = urlsplit(origin)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    parsed = parse_origin(origin)
+    if parsed is None:
         return False
-    return "*" not in hosts and host_allowed(parts.netloc, hosts)
+    if "*" in origins:
+        return True
+    scheme, authority = parsed
+    if scheme not in ("http", "https"):
+        return False
+    return "*" not in hosts and host_allowed(authority, hosts)
 
 
-def _host_name(host: str) -> str:
-    if host.startswith("["):  # [::1]:8000
-        end = host.find("]")
-        return host[: end + 1] if end > 0 else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+_REG_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?")
+_PORT = re.compile(r"[0-9]{1,5}")
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*")
+
+
+def parse_authority(value: str) -> tuple[str, int | None] | None:
+    """(lower-case host, port or None) of ``host[:port]``, or None when the value is not
+    exactly one such authority (userinfo, a path, a list, spaces, a bad port or host)."""
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        literal, rest = value[1:end], value[end + 1 :]
+        try:
+            address = ipaddress.IPv6Address(literal)
+        except ValueError:
+            return None
+        if address.scope_id is not None:  # a zone id: no browser sends one
+            return None
+        name = f"[{address.compressed}]"
+    else:
+        name, colon, port_text = value.partition(":")
+        rest = colon + port_text
+        if not _REG_NAME.fullmatch(name) or (_looks_numeric(name) and not _is_ipv4(name)):
+            return None
+        name = name.lower()
+    if not rest:
+        return name, None
+    if rest[0] != ":" or not _PORT.fullmatch(rest[1:]) or int(rest[1:]) > 65535:
+        return None
+    return name, int(rest[1:])
+
+
+def parse_origin(value: str) -> tuple[str, str] | None:
+    """(scheme, authority) of an RFC 6454 origin serialization, or None."""
+    scheme, separator, authority = value.partition("://")
+    if not separator or not _SCHEME.fullmatch(scheme) or parse_authority(authority) is None:
+        return None
+    return scheme, authority
+
+
+def _looks_numeric(name: str) -> bool:
+    # A host of digits and dots is an IPv4 address or nothing (RFC 3986 3.2.2).
+    return all(part.isdigit() for part in name.rstrip(".").split("."))
+
+
+def _is_ipv4(name: str) -> bool:
+    try:
+        ipaddress.IPv4Address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def media_types(accept: str) -> set[str]:

@@ -118,6 +118,7 @@ class SessionEndpoint:
         )
         for request_id in requests:
             self._running[(session_id, request_id)] = session
+        self.store.track_calls(resumable.key, requests)  # who answers them (worker lease)
         try:
             reply = settle(self.core.receive(request.body, session))
             if session.log_rank != record["log_rank"]:
@@ -127,6 +128,7 @@ class SessionEndpoint:
                 request, channel, reply, status_of=_ok, headers=session_header, resumable=resumable
             )
         finally:
+            await self.store.release_calls(resumable.key)
             for request_id in requests:
                 if self._running.get((session_id, request_id)) is session:
                     del self._running[(session_id, request_id)]
