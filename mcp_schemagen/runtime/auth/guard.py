@@ -97,7 +97,9 @@ class Guard:
             principal = await self.verifier.verify(token)
         except TokenRejected as exc:
             _log(f"token refused: {exc}")
-            await self._refuse(respond, 401, needed, "invalid_token", "the access token is not valid")
+            await self._refuse(
+                respond, 401, needed, "invalid_token", "the access token is not valid"
+            )
             return None
         except IssuerUnavailable as exc:
             _log(f"authorization server unavailable, request refused: {exc}")
