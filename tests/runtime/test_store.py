@@ -211,4 +211,3 @@ def test_the_memory_store_frees_abandoned_sessions() -> None:
             await store.close()
 
     asyncio.run(run())
-
