@@ -26,7 +26,7 @@ from .stdio import (
     max_inflight_from_environment,
     run_stdio,
 )
-from .store import is_redis_url
+from .store_url import is_redis_url
 
 _EPILOG = """\
 stdio is the default: a client starts this process and speaks over stdin/stdout.

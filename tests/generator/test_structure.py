@@ -20,7 +20,7 @@ RUNTIME_THIRD_PARTY = frozenset({"orjson", "jsonschema_rs"})
 RUNTIME_LAZY = {
     ("main.py", "uvicorn"),
     ("main.py", "redis"),
-    ("store.py", "redis"),
+    ("store_url.py", "redis"),
     ("redis_store.py", "redis"),
     ("auth/tokens.py", "jwt"),
 }  # paths under runtime/
@@ -116,9 +116,6 @@ def _module_of(path: Path, root: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts) or "__init__"
 
 
-# store ⇄ redis_store: open_store imports the Redis store lazily, which imports the store's
-# types. Another branch (the store's hardening) removes it; no other cycle may appear.
-KNOWN_CYCLES = {frozenset({"store", "redis_store"})}
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -154,7 +151,7 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_runtime_modules_import_each_other_without_cycles() -> None:
-    cycles = [c for c in _cycles(_runtime_edges()) if frozenset(c) not in KNOWN_CYCLES]
+    cycles = _cycles(_runtime_edges())
     assert cycles == []
 
 

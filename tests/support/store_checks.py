@@ -14,7 +14,8 @@ import sys
 import time
 
 from mcp_schemagen.runtime.jsonrpc import RequestId
-from mcp_schemagen.runtime.store import MemoryStore, Store, open_store
+from mcp_schemagen.runtime.store import MemoryStore, Store
+from mcp_schemagen.runtime.store_url import open_store
 
 
 async def contract(first: Store, second: Store) -> None:

@@ -34,7 +34,8 @@ from ..exact_json import loads as exact_loads
 from ..jsonrpc import RpcError
 from ..protocol import BY_NAME, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, newest
 from ..server import Server
-from ..store import Store, StoreUnavailable, open_store
+from ..store import Store, StoreUnavailable
+from ..store_url import open_store
 from .endpoint import JSON, HttpRequest, Responder
 from .headers import accepts, host_allowed, origin_allowed, param_headers
 from .sessions import SessionEndpoint
