@@ -34,8 +34,10 @@ pytestmark = [
 
 
 def oldest(requirement: str) -> str:
-    """``name>=X[,<Y]`` as ``name==X`` (X padded to three parts: 5 -> 5.0.0)."""
-    found = re.fullmatch(r"([A-Za-z0-9_.-]+)>=([0-9.]+)(,<[0-9.]+)?", requirement)
+    """``name[extras]>=X[,<Y]`` as ``name[extras]==X`` (X padded to three parts: 5 -> 5.0.0)."""
+    found = re.fullmatch(
+        r"([A-Za-z0-9_.-]+(?:\[[A-Za-z0-9_,.-]+\])?)>=([0-9.]+)(,<[0-9.]+)?", requirement
+    )
     assert found, f"{requirement!r}: every declared range needs a lower bound (name>=X[,<Y])"
     parts = found[2].split(".")
     return f"{found[1]}=={'.'.join(parts + ['0'] * (3 - len(parts)))}"
