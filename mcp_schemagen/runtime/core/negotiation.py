@@ -119,9 +119,7 @@ class Negotiation:
             return None
         else:
             raise RpcError(INVALID_PARAMS, self._no_revision_message())
-        if method not in revision.methods and not (
-            self._prompts and method in revision.prompt_methods
-        ):
+        if not self.serves(method, revision):
             raise RpcError(
                 METHOD_NOT_FOUND,
                 f"Method not found in protocol revision {revision.name}: {shorten(method)}",
@@ -169,6 +167,11 @@ class Negotiation:
         if self.instructions is not None:
             body["instructions"] = self.instructions
         return body
+
+    def serves(self, method: str, revision: Revision) -> bool:
+        """Whether ``method`` is answered in ``revision``: its own methods, and the prompt
+        methods when the server has prompts."""
+        return method in revision.methods or (self._prompts and method in revision.prompt_methods)
 
     def capabilities_of(self, revision: Revision) -> dict[str, Any]:
         """What the server declares to a client of ``revision``: prompts (and completion of

@@ -261,7 +261,7 @@ def _message(message: Any, index: int, revision: Revision) -> dict[str, Any]:
         raise PromptOutputError(
             f"messages[{index}] holds {shorten(repr(kind))} content, which protocol revision"
             f" {revision.name} does not define in prompt messages (it has:"
-            f" {', '.join(sorted(revision.content))})"
+            f" {', '.join(revision.content)})"
         )
     try:
         (converted,) = for_revision([block], revision)
