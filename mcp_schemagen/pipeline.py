@@ -13,12 +13,12 @@ from pathlib import Path
 
 from mcp_schemagen import caches
 from mcp_schemagen.check.omissions import omission_warnings
-from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.check.prompt_checks import (
     check_prompt,
     duplicate_prompt_names,
     prompt_omission_warnings,
 )
+from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.compile.compiler import compile_tools
 from mcp_schemagen.compile.prompts import compile_prompts
 from mcp_schemagen.diagnostics import (
@@ -117,9 +117,7 @@ def check_prompt_sources(config: Config) -> tuple[list[PromptSource], list[Diagn
         problems.extend(check_prompt(source, config.revisions, accepted))
     problems.extend(duplicate_prompt_names(sources))
     if not has_errors(problems):
-        problems.extend(
-            prompt_omission_warnings(sources, config.revisions, config.accept_omitted)
-        )
+        problems.extend(prompt_omission_warnings(sources, config.revisions, config.accept_omitted))
     return sources, problems
 
 

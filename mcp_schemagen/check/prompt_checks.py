@@ -77,7 +77,9 @@ def _unknown(key: str, known: frozenset[str], what: str) -> str:
 
 def _check_fields(source: PromptSource) -> list[Diagnostic]:
     return [
-        error(source.file, pointer_join(source.pointer, key), _unknown(key, _PROMPT_FIELDS, "prompt"))
+        error(
+            source.file, pointer_join(source.pointer, key), _unknown(key, _PROMPT_FIELDS, "prompt")
+        )
         for key in source.definition
         if key not in _PROMPT_FIELDS
     ]
@@ -143,7 +145,9 @@ def _check_argument_schema(
     schema: Any, file: str, where: str, accepted: frozenset[str]
 ) -> list[Diagnostic]:
     if not isinstance(schema, dict):
-        return [error(file, where, f"must be a JSON Schema object describing a string; {_TYPE_HINT}")]
+        return [
+            error(file, where, f"must be a JSON Schema object describing a string; {_TYPE_HINT}")
+        ]
     problems = check_schema(schema, file, where) + lint_schema(schema, file, where, accepted)
     kind = schema.get("type", "string")
     if kind != "string":
@@ -224,15 +228,19 @@ def prompt_omission_warnings(
             pointer = _omission_pointer(source, field)
             where.setdefault((field, tuple(names)), []).append((source.file, pointer))
     problems = []
-    for (field, names), places in where.items():
+    for (field, group), places in where.items():
         places.sort()
         (file, pointer), *others = places
         subject = (
-            f"protocol revision {names[0]} does not define this; its clients"
-            if len(names) == 1
-            else f"protocol revisions {', '.join(names)} do not define this; their clients"
+            f"protocol revision {group[0]} does not define this; its clients"
+            if len(group) == 1
+            else f"protocol revisions {', '.join(group)} do not define this; their clients"
         )
-        count = f" (so do {len(others)} other prompts, e.g. {others[0][0]}#{others[0][1]})" if others else ""
+        count = (
+            f" (so do {len(others)} other prompts, e.g. {others[0][0]}#{others[0][1]})"
+            if others
+            else ""
+        )
         problems.append(
             warning(
                 file,

@@ -27,7 +27,9 @@ class PromptParameter:
     description: str | None
 
     def signature(self) -> str:
-        return f"{self.python_name}: {self.annotation}" + ("" if self.required else " | None = None")
+        return f"{self.python_name}: {self.annotation}" + (
+            "" if self.required else " | None = None"
+        )
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,9 @@ def compile_prompts(
         function = python_identifier(name)
         if function.startswith("__") and function.endswith("__"):
             function += "_"
-        function = functions.claim(function if function not in functions.used else function + "_prompt")
+        function = functions.claim(
+            function if function not in functions.used else function + "_prompt"
+        )
         types.used.add(function)
         prefix = pascal_case(name) + "Prompt"
         parameters, aliases = [], []

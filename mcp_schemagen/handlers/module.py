@@ -11,9 +11,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from mcp_schemagen.handlers.lines import comment_of, leading, split_attached
-from mcp_schemagen.handlers.spec import MergeConflict
-from mcp_schemagen.handlers.spec import PROMPT_KEY
-from mcp_schemagen.handlers.stubs import PROMPT_MARKER_PREFIX, ORPHAN_BANNER, marker_prefix
+from mcp_schemagen.handlers.spec import PROMPT_KEY, MergeConflict
+from mcp_schemagen.handlers.stubs import ORPHAN_BANNER, PROMPT_MARKER_PREFIX, marker_prefix
 
 
 @dataclass

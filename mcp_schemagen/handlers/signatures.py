@@ -82,7 +82,9 @@ def _handler_docstring(tool: CompiledTool) -> str | None:
 
 def _prompt_docstring(prompt: CompiledPrompt) -> str | None:
     """The prompt's description, then an Args section from its arguments' descriptions."""
-    parts = [prompt.description.strip()] if prompt.description and prompt.description.strip() else []
+    parts = (
+        [prompt.description.strip()] if prompt.description and prompt.description.strip() else []
+    )
     entries = []
     for parameter in prompt.parameters:
         text = parameter.description

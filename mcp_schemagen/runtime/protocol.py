@@ -138,7 +138,9 @@ class Revision:
     # Prompts (served only by a project that has prompt files): the methods, the fields of
     # a Prompt and of a PromptArgument, and whether `completions` is a capability to
     # declare (before 2025-03-26 completion/complete exists without one).
-    prompt_methods: frozenset[str] = frozenset({"prompts/list", "prompts/get", "completion/complete"})
+    prompt_methods: frozenset[str] = frozenset(
+        {"prompts/list", "prompts/get", "completion/complete"}
+    )
     prompt_fields: frozenset[str] = frozenset({"name", "description", "arguments"})
     prompt_argument_fields: frozenset[str] = frozenset({"name", "description", "required"})
     completions_capability: bool = False

@@ -23,10 +23,10 @@ from .core.envelope import Envelope
 from .core.listing import DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS, ListCaching, Lister
 from .core.negotiation import Negotiation, log_rank_of
 from .jsonrpc import Reply, RequestId, RpcError, Send
-from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
-from .registry import ToolEntry
 from .prompts.serving import Prompts
 from .prompts.table import PromptEntry
+from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
+from .registry import ToolEntry
 from .session import Session
 
 

@@ -109,7 +109,7 @@ CASES: dict[str, tuple[dict[str, Any], str]] = {
 def test_bad_prompts_are_located_errors(case: str, tmp_path: Path) -> None:
     files, expected = CASES[case]
     root = _project(tmp_path, files)
-    code, out, err = run_cli("build", "-q", str(root))
+    code, _, err = run_cli("build", "-q", str(root))
     assert code == 2
     assert expected in err, err
     assert not (root / "server").exists()

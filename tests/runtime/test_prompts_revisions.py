@@ -13,7 +13,7 @@ import pytest
 from mcp_schemagen.runtime.content import audio, embedded_text, image, resource_link
 from mcp_schemagen.runtime.prompt_result import PromptResult, assistant, user
 from mcp_schemagen.runtime.prompts.table import load_prompts
-from mcp_schemagen.runtime.protocol import NAMES, BY_NAME
+from mcp_schemagen.runtime.protocol import BY_NAME, NAMES
 from mcp_schemagen.runtime.server import Server
 from tests.support.spec_check import spec
 

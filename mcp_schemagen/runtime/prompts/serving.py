@@ -104,11 +104,15 @@ class Prompts:
         if arguments is None:
             arguments = {}
         elif type(arguments) is not dict:
-            raise RpcError(INVALID_PARAMS, f"Invalid arguments for prompt {prompt.name}: not an object")
+            raise RpcError(
+                INVALID_PARAMS, f"Invalid arguments for prompt {prompt.name}: not an object"
+            )
         for key, value in arguments.items():
             if key not in prompt.arguments:
                 known = ", ".join(map(repr, prompt.arguments)) or "none"
-                raise _invalid(prompt, key, f"not an argument of this prompt (its arguments: {known})")
+                raise _invalid(
+                    prompt, key, f"not an argument of this prompt (its arguments: {known})"
+                )
             if type(value) is not str:
                 raise _invalid(prompt, key, "must be a string (prompt arguments are strings)")
             if key in prompt.schemas:

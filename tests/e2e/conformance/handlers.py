@@ -27,7 +27,7 @@ from conformance_server.api import (
     user,
 )
 
-from .types import ContentBlock, JsonSchema202012ToolInput
+from .types import ContentBlock, JsonSchema202012ToolInput, PromptReturn
 
 # A 1x1 red PNG and a minimal WAV, as the suite's reference server sends them.
 PNG = base64.b64decode(
