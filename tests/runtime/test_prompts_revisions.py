@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from mcp_schemagen.runtime.asking.questions import form
 from mcp_schemagen.runtime.content import audio, embedded_text, image, resource_link
+from mcp_schemagen.runtime.context import get_context
 from mcp_schemagen.runtime.prompt_result import PromptResult, assistant, user
 from mcp_schemagen.runtime.prompts.table import load_prompts
 from mcp_schemagen.runtime.protocol import BY_NAME, NAMES
@@ -57,6 +59,13 @@ def with_link() -> Any:
     return [assistant(resource_link("test://doc", "doc"))]
 
 
+async def asks() -> Any:
+    answer = await get_context().elicit(
+        "Which context?", form({"context": {"type": "string"}}, required=["context"]), key="ctx"
+    )
+    return f"context: {(answer.content or {}).get('context')}"
+
+
 def broken() -> Any:
     raise RuntimeError("no luck")
 
@@ -71,6 +80,7 @@ def _server(revisions: tuple[str, ...]) -> Server:
         "with_audio": {"definition": {"name": "with_audio"}, "arguments": {}},
         "with_link": {"definition": {"name": "with_link"}, "arguments": {}},
         "broken": {"definition": {"name": "broken"}, "arguments": {}},
+        "asks": {"definition": {"name": "asks"}, "arguments": {}},
     }
     handlers = {
         "code_review": code_review,
@@ -78,6 +88,7 @@ def _server(revisions: tuple[str, ...]) -> Server:
         "with_audio": with_audio,
         "with_link": with_link,
         "broken": broken,
+        "asks": asks,
     }
     prompts = load_prompts(rows, handlers, revisions)  # type: ignore[arg-type]
     return Server(tools=[], name="p", version="1", revisions=revisions, prompts=prompts)
@@ -90,6 +101,7 @@ class Client:
         self.server = _server(tuple(NAMES))
         self.session = self.server.session()
         self.next_id = 0
+        self.capabilities: dict[str, Any] = {}
 
     def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         self.next_id += 1
@@ -97,7 +109,7 @@ class Client:
         if self.revision == STATELESS:
             params["_meta"] = {
                 "io.modelcontextprotocol/protocolVersion": STATELESS,
-                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientCapabilities": self.capabilities,
             }
         raw = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
         reply = asyncio.run(self.server.handle_message(raw, self.session))
@@ -243,3 +255,19 @@ def test_a_server_without_prompts_declares_none() -> None:
         json.loads(asyncio.run(server.handle_message(raw, session)) or b"")["error"]["code"]
         == -32601
     )
+
+
+def test_a_prompt_handler_asks_the_client_in_2026_07_28() -> None:
+    client = Client(STATELESS)
+    client.capabilities = {"elicitation": {"form": {}}}
+    first = client.send("prompts/get", {"name": "asks"})["result"]
+    client.check.assert_exact(first, "InputRequiredResult")
+    assert first["inputRequests"]["ctx"]["method"] == "elicitation/create"
+    answer = {"action": "accept", "content": {"context": "tests"}}
+    retry = {
+        "name": "asks",
+        "inputResponses": {"ctx": answer},
+        "requestState": first["requestState"],
+    }
+    done = client.result("prompts/get", "GetPromptResult", retry)
+    assert done["messages"][0]["content"]["text"] == "context: tests"

@@ -72,7 +72,10 @@ class Prompts:
     ) -> Reply:
         prompt = self._prompt(params.get("name"))
         kwargs = self._keyword_arguments(prompt, params.get("arguments"))
-        channel = round_channel(params, meta, revision, self.request_state, prompt.name)
+        # Bound to "prompt:NAME", so a requestState sealed for a tool of the same name and
+        # arguments is not accepted here (nor the reverse).
+        binding = f"prompt:{prompt.name}"
+        channel = round_channel(params, meta, revision, self.request_state, binding)
         token = None if meta is None else meta.get("progressToken")
         token = token if is_request_id(token) else None
         context = Context(session, revision, request_id, prompt.name, token, log_rank, channel)
