@@ -21,11 +21,16 @@ def handler_module_spec(
         | {name for prompt in prompts for name in prompt.type_references()}
     )
     imports = f"from .types import {', '.join(used)}" if used else ""
+    kinds = (
+        ("Tool and prompt", "each tool and prompt", "tool or prompt")
+        if prompts
+        else ("Tool", "each tool", "tool")
+    )
     docstring = docstring_literal(
-        f"Tool handlers of {config.server_name}: the one module of this package you edit.\n\n"
-        "mcp-codegen wrote a stub for each tool. Fill in the bodies; `mcp-codegen build` keeps\n"
+        f"{kinds[0]} handlers of {config.server_name}: the one module of this package you edit.\n\n"
+        f"mcp-codegen wrote a stub for {kinds[1]}. Fill in the bodies; `mcp-codegen build` keeps\n"
         "them, updating only each handler's parameters and return type (and the import from\n"
-        "`.types`) when the tool schemas change. A handler may be `async def`. What handler\n"
+        f"`.types`) when the {kinds[2]} schemas change. A handler may be `async def`. What handler\n"
         "code may use (content, results, errors, the context) is in `.api`.",
         indent="",
     )

@@ -1,8 +1,8 @@
-"""Tool handlers of prompt-server: the one module of this package you edit.
+"""Tool and prompt handlers of prompt-server: the one module of this package you edit.
 
-mcp-codegen wrote a stub for each tool. Fill in the bodies; `mcp-codegen build` keeps
+mcp-codegen wrote a stub for each tool and prompt. Fill in the bodies; `mcp-codegen build` keeps
 them, updating only each handler's parameters and return type (and the import from
-`.types`) when the tool schemas change. A handler may be `async def`. What handler
+`.types`) when the tool or prompt schemas change. A handler may be `async def`. What handler
 code may use (content, results, errors, the context) is in `.api`.
 """
 
