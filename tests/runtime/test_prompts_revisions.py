@@ -271,3 +271,44 @@ def test_a_prompt_handler_asks_the_client_in_2026_07_28() -> None:
     }
     done = client.result("prompts/get", "GetPromptResult", retry)
     assert done["messages"][0]["content"]["text"] == "context: tests"
+
+
+@pytest.mark.parametrize("revision", ["2025-06-18", "2025-11-25"])
+def test_a_prompt_handler_asks_the_client_in_a_session(revision: str) -> None:
+    """The session revisions: the server sends elicitation/create on the session and the
+    client's answer reaches the waiting prompt handler, as for a tool handler."""
+    server = _server(tuple(NAMES))
+    sent: list[dict[str, Any]] = []
+    session = server.session(lambda data: sent.append(json.loads(data)))
+    check = spec(revision)
+
+    async def exchange() -> dict[str, Any]:
+        async def send(message: dict[str, Any]) -> Any:
+            reply = server.receive(json.dumps(message), session)
+            if reply is not None and not isinstance(reply, bytes):
+                reply = await reply
+            return None if reply is None else json.loads(reply)
+
+        init = {
+            "protocolVersion": revision,
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "t", "version": "1"},
+        }
+        await send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})
+        get = {"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "asks"}}
+        pending = asyncio.ensure_future(send(get))
+        for _ in range(400):
+            if sent:
+                break
+            await asyncio.sleep(0.005)
+        (request,) = sent
+        check.assert_exact(request, "JSONRPCRequest")
+        assert request["method"] == "elicitation/create"
+        answer = {"action": "accept", "content": {"context": "session"}}
+        assert await send({"jsonrpc": "2.0", "id": request["id"], "result": answer}) is None
+        reply: dict[str, Any] = await asyncio.wait_for(pending, 10)
+        return reply
+
+    reply = asyncio.run(exchange())
+    check.assert_exact(reply["result"], "GetPromptResult")
+    assert reply["result"]["messages"][0]["content"]["text"] == "context: session"
