@@ -13,8 +13,14 @@ from pathlib import Path
 
 from mcp_schemagen import caches
 from mcp_schemagen.check.omissions import omission_warnings
+from mcp_schemagen.check.prompt_checks import (
+    check_prompt,
+    duplicate_prompt_names,
+    prompt_omission_warnings,
+)
 from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.compile.compiler import compile_tools
+from mcp_schemagen.compile.prompts import compile_prompts
 from mcp_schemagen.diagnostics import (
     BuildError,
     Diagnostic,
@@ -29,6 +35,7 @@ from mcp_schemagen.handlers.signatures import handler_module_spec
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import Config, load_config
 from mcp_schemagen.load.containment import package_link_problems
+from mcp_schemagen.load.prompts import PromptSource, load_prompts
 from mcp_schemagen.load.published import publish
 from mcp_schemagen.load.tools import ToolSource, load_tools, tool_label
 from mcp_schemagen.record.fingerprint import input_digests
@@ -100,6 +107,20 @@ def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
     return sources, problems
 
 
+def check_prompt_sources(config: Config) -> tuple[list[PromptSource], list[Diagnostic]]:
+    """The project's prompts (none when no file matches) and their problems."""
+    sources, problems = load_prompts(
+        config.root, config.prompt_globs, allow_outside=config.allow_outside
+    )
+    accepted = frozenset(config.accept_keywords)
+    for source in sources:
+        problems.extend(check_prompt(source, config.revisions, accepted))
+    problems.extend(duplicate_prompt_names(sources))
+    if not has_errors(problems):
+        problems.extend(prompt_omission_warnings(sources, config.revisions, config.accept_omitted))
+    return sources, problems
+
+
 def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]:
     """PACKAGE.protocol: one module per revision, each made once per revision and generator
     version into the shared cache (protocol_models), then copied from there."""
@@ -154,6 +175,8 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     if unavailable:
         raise BuildError(unavailable)
     sources, problems = check_sources(config)
+    prompt_sources, prompt_problems = check_prompt_sources(config)
+    problems += prompt_problems
     if has_errors(problems):
         raise BuildError(problems)
     progress(f"compiling {len(sources)} tools for protocol revisions {', '.join(config.revisions)}")
@@ -161,6 +184,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     problems.extend(compile_problems)
     if has_errors(problems):
         raise BuildError(problems)
+    prompts = compile_prompts(prompt_sources, tools)
     inputs = input_digests(config)
     provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
     previous = read_manifest(config.package_dir)
@@ -169,11 +193,12 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         tools,
         provenance,
         partial(previous.reusable, config.package_dir) if previous else no_reuse,
+        prompts,
     )
     files = rendered.files
     if config.protocol_models:
         files += protocol_model_files(config, progress)
-    handler_spec = handler_module_spec(config, tools)
+    handler_spec = handler_module_spec(config, tools, prompts)
     shown = tool_label(config.root, config.package_dir / HANDLERS_MODULE)
     handlers, merge_warnings = handlers_file(config.package_dir, handler_spec, shown, previous)
     warnings = [d for d in problems if d.level is Level.WARNING]

@@ -84,6 +84,7 @@ _FILES: Final = (
     ("tools/delete_draft.json.jinja", "tools/delete_draft.json"),
     ("tools/greet.json.jinja", "tools/greet.json"),
     ("tools/word_stats.json.jinja", "tools/word_stats.json"),
+    ("prompts/proofread.yaml.jinja", "prompts/proofread.yaml"),
 )
 
 _MAX_NAME = 64

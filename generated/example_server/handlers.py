@@ -23,6 +23,7 @@ from example_server.api import (
     image,
     resource_link,
     text,
+    user,
 )
 from example_server.types import WeatherForecastDay
 
@@ -30,10 +31,12 @@ from .types import (
     CreateOrderCustomer,
     CreateOrderItem,
     GetWeatherUnits,
+    PromptReturn,
     ShapeAreaCircle,
     ShapeAreaRectangle,
     ToolResult,
     ToolReturn,
+    WeatherBriefingPromptStyle,
     WeatherForecastOutput,
 )
 
@@ -234,3 +237,22 @@ async def summarize_forecast(*, location: str, days: int = 3) -> ToolReturn:
         key="summary",
     )
     return f"{answer.text} (summarized by {answer.model})"
+
+
+# mcp-codegen prompt: "weather_briefing"
+def weather_briefing(*, city: str, style: WeatherBriefingPromptStyle | None = None) -> PromptReturn:
+    """Ask the model for a short weather briefing for a city.
+
+    Args:
+        city: The city to brief on.
+        style: How the briefing should read.
+    """
+    manner = {
+        "plain": "in two plain sentences",
+        "pirate": "in two sentences, as a pirate would say it",
+        "haiku": "as a haiku",
+    }[style or "plain"]
+    return [
+        user(f"Give me today's weather briefing for {city}, {manner}."),
+        user(f"Use the get_weather tool for {city} first, then answer."),
+    ]

@@ -26,7 +26,7 @@ from mcp_schemagen.handlers.module import HandlerModule, Top
 from mcp_schemagen.handlers.plan import Plan, managed_statements, same_signature, user_kwarg
 from mcp_schemagen.handlers.spec import HandlerSpec, ParsedSpec, is_managed_import
 from mcp_schemagen.handlers.stand_ins import ANY_IMPORT, stand_in_source, stand_ins
-from mcp_schemagen.handlers.stubs import MARKER_PREFIX, ORPHAN_BANNER, marker_comment, render_stub
+from mcp_schemagen.handlers.stubs import ORPHAN_BANNER, marker_comment, marker_prefix, render_stub
 from mcp_schemagen.render.formatting import format_modules, format_unsorted
 
 # A section is rebuilt from entries: a statement that stays, or the lines a statement that
@@ -266,8 +266,8 @@ def _with_spec(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> cst.B
             returns=header.returns,
             whitespace_before_colon=header.whitespace_before_colon,
         )
-    if top.marker != handler.tool:
-        node = _with_marker(node, marker_comment(handler.tool))
+    if top.marker != handler.marker:
+        node = _with_marker(node, marker_comment(handler.marker))
     return node
 
 
@@ -319,4 +319,4 @@ def _with_marker(node: cst.FunctionDef, marker: str) -> cst.FunctionDef:
 
 def _is_marker(line: cst.EmptyLine) -> bool:
     comment = comment_of(line)
-    return comment is not None and comment.startswith(MARKER_PREFIX)
+    return comment is not None and marker_prefix(comment) is not None

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from mcp_schemagen.handlers.lines import comment_of, leading, split_attached
-from mcp_schemagen.handlers.spec import MergeConflict
-from mcp_schemagen.handlers.stubs import MARKER_PREFIX, ORPHAN_BANNER
+from mcp_schemagen.handlers.spec import PROMPT_KEY, MergeConflict
+from mcp_schemagen.handlers.stubs import ORPHAN_BANNER, PROMPT_MARKER_PREFIX, marker_prefix
 
 
 @dataclass
@@ -125,13 +125,16 @@ def _marker_of(top: Top) -> str | None:
     tool: str | None = None
     for line in _marker_lines(top.node):
         comment = comment_of(line)
-        if comment is None or not comment.startswith(MARKER_PREFIX):
+        prefix = None if comment is None else marker_prefix(comment)
+        if comment is None or prefix is None:
             continue
         try:
-            tool = json.loads(comment[len(MARKER_PREFIX) :])
+            tool = json.loads(comment[len(prefix) :])
         except json.JSONDecodeError:
             tool = None
         if not isinstance(tool, str):
             where = f"line {top.line}"
             raise MergeConflict(top.node.name.value, f"malformed marker comment above {where}")
+        if prefix == PROMPT_MARKER_PREFIX:
+            tool = PROMPT_KEY + tool
     return tool

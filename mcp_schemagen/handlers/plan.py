@@ -71,7 +71,7 @@ def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
             )
         elif _needs_update(top, handler, spec.signatures[name]):
             plan.update[top.index] = handler
-    by_tool = {handler.tool: handler for handler in spec.handlers.values()}
+    by_tool = {handler.marker: handler for handler in spec.handlers.values()}
     for top in module.tops:
         fn = top.function
         if top.orphan or top.marker is None or fn is None or fn.name in spec.handlers:
@@ -118,7 +118,7 @@ def _handler_top(
         raise MergeConflict(
             name,
             f"a function of this name at line {binding.line} is not marked as a generated "
-            f"handler; rename it, or put the line `{marker_comment(handler.tool)}` directly "
+            f"handler; rename it, or put the line `{marker_comment(handler.marker)}` directly "
             "above it to let the generator manage its signature",
         )
     return top
@@ -142,7 +142,7 @@ def _renamed_handler(top: Top, name: str, handler: HandlerSpec) -> None:
 
 
 def _needs_update(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> bool:
-    return top.marker != handler.tool or not same_signature(top, wanted)
+    return top.marker != handler.marker or not same_signature(top, wanted)
 
 
 def same_signature(top: Top, wanted: ast.FunctionDef) -> bool:

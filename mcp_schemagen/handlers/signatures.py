@@ -5,20 +5,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
+from mcp_schemagen.compile.prompts import PROMPT_TYPES, CompiledPrompt
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal
 
 
-def handler_module_spec(config: Config, tools: Sequence[CompiledTool]) -> HandlerModuleSpec:
-    """One handler per tool, and the generated import of exactly the types they name."""
-    used = sorted({name for tool in tools for name in tool.type_references()})
+def handler_module_spec(
+    config: Config, tools: Sequence[CompiledTool], prompts: Sequence[CompiledPrompt] = ()
+) -> HandlerModuleSpec:
+    """One handler per tool and per prompt (tools first, each in file order), and the
+    generated import of exactly the types they name."""
+    used = sorted(
+        {name for tool in tools for name in tool.type_references()}
+        | {name for prompt in prompts for name in prompt.type_references()}
+    )
     imports = f"from .types import {', '.join(used)}" if used else ""
+    kinds = (
+        ("Tool and prompt", "each tool and prompt", "tool or prompt")
+        if prompts
+        else ("Tool", "each tool", "tool")
+    )
     docstring = docstring_literal(
-        f"Tool handlers of {config.server_name}: the one module of this package you edit.\n\n"
-        "mcp-codegen wrote a stub for each tool. Fill in the bodies; `mcp-codegen build` keeps\n"
+        f"{kinds[0]} handlers of {config.server_name}: the one module of this package you edit.\n\n"
+        f"mcp-codegen wrote a stub for {kinds[1]}. Fill in the bodies; `mcp-codegen build` keeps\n"
         "them, updating only each handler's parameters and return type (and the import from\n"
-        "`.types`) when the tool schemas change. A handler may be `async def`. What handler\n"
+        f"`.types`) when the {kinds[2]} schemas change. A handler may be `async def`. What handler\n"
         "code may use (content, results, errors, the context) is in `.api`.",
         indent="",
     )
@@ -32,8 +44,24 @@ def handler_module_spec(config: Config, tools: Sequence[CompiledTool]) -> Handle
         )
         for tool in tools
     ]
+    handlers += [
+        HandlerSpec(
+            function=prompt.function,
+            tool=prompt.name,
+            parameters=prompt.signature_parameters(),
+            returns=prompt.returns,
+            docstring=_prompt_docstring(prompt),
+            kind="prompt",
+        )
+        for prompt in prompts
+    ]
     type_names = frozenset(
-        [*CONTENT_TYPES, *(export.public for tool in tools for export in tool.exports)]
+        [
+            *CONTENT_TYPES,
+            *(export.public for tool in tools for export in tool.exports),
+            *(PROMPT_TYPES if prompts else ()),
+            *(alias.name for prompt in prompts for alias in prompt.aliases),
+        ]
     )
     return HandlerModuleSpec(
         docstring=docstring, managed_imports=imports, handlers=handlers, type_names=type_names
@@ -46,6 +74,24 @@ def _handler_docstring(tool: CompiledTool) -> str | None:
     parts = [tool.description.strip()] if tool.description and tool.description.strip() else []
     entries = []
     for parameter in tool.parameters:
+        text = parameter.description
+        if text is not None and text.strip():
+            first, *more = [line.strip() for line in text.strip().splitlines()]
+            entries.append(
+                f"    {parameter.python_name}: {first}" + "".join(f"\n        {m}" for m in more)
+            )
+    if entries:
+        parts.append("Args:\n" + "\n".join(entries))
+    return docstring_literal("\n\n".join(parts)) if parts else None
+
+
+def _prompt_docstring(prompt: CompiledPrompt) -> str | None:
+    """The prompt's description, then an Args section from its arguments' descriptions."""
+    parts = (
+        [prompt.description.strip()] if prompt.description and prompt.description.strip() else []
+    )
+    entries = []
+    for parameter in prompt.parameters:
         text = parameter.description
         if text is not None and text.strip():
             first, *more = [line.strip() for line in text.strip().splitlines()]

@@ -22,6 +22,21 @@ class HandlerSpec:
     parameters: str  # source of the parameter list, e.g. "*, city: str, units: Units = 'c'"
     returns: str  # source of the return annotation
     docstring: str | None  # source of a string literal, used for new stubs only
+    kind: str = "tool"  # "tool" or "prompt": which marker comment names it
+
+    @property
+    def marker(self) -> str:
+        """What its marker comment says, as the merge matches it (see marker_key)."""
+        return marker_key(self.kind, self.tool)
+
+
+PROMPT_KEY = "prompt:"
+
+
+def marker_key(kind: str, name: str) -> str:
+    """A handler's identity in the merge: a tool's name as it is, a prompt's name behind
+    ``prompt:`` (a tool name cannot hold ``:``), so a tool and a prompt may share a name."""
+    return name if kind == "tool" else PROMPT_KEY + name
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, ParsedSpec
+from mcp_schemagen.handlers.spec import PROMPT_KEY, HandlerModuleSpec, HandlerSpec, ParsedSpec
 from mcp_schemagen.render.formatting import format_unsorted
 
 # One line of at most 88 characters, so that no line-length linter objects to it.
@@ -13,17 +13,29 @@ ORPHAN_BANNER = (
     "# --- mcp-codegen: orphaned handlers (tools removed from schemas); delete when done ---"
 )
 MARKER_PREFIX = "# mcp-codegen tool: "
+PROMPT_MARKER_PREFIX = "# mcp-codegen prompt: "
 
 
-def marker_comment(tool: str) -> str:
+def marker_comment(key: str) -> str:
+    """The marker line of a handler keyed ``key`` (HandlerSpec.marker)."""
     # json quoting keeps any tool name on one line and readable back exactly.
-    return MARKER_PREFIX + json.dumps(tool)
+    if key.startswith(PROMPT_KEY):
+        return PROMPT_MARKER_PREFIX + json.dumps(key[len(PROMPT_KEY) :])
+    return MARKER_PREFIX + json.dumps(key)
+
+
+def marker_prefix(comment: str) -> str | None:
+    """Which marker a comment is, if it is one: its prefix."""
+    for prefix in (MARKER_PREFIX, PROMPT_MARKER_PREFIX):
+        if comment.startswith(prefix):
+            return prefix
+    return None
 
 
 def render_stub(handler: HandlerSpec) -> str:
     doc = f"    {handler.docstring}\n" if handler.docstring else ""
     return (
-        f"{marker_comment(handler.tool)}\n"
+        f"{marker_comment(handler.marker)}\n"
         f"def {handler.function}({handler.parameters}) -> {handler.returns}:\n"
         f"{doc}"
         f"    raise NotImplementedError({handler.tool!r})\n"

@@ -20,6 +20,7 @@ from mcp_schemagen.runtime.core.listing import CACHE_SCOPES, DEFAULT_CACHE_SCOPE
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
+DEFAULT_PROMPT_GLOBS = ("prompts/*.json", "prompts/*.yaml", "prompts/*.yml")
 DEFAULT_PAGE_SIZE = 100
 MAX_TTL_MS = 2**53 - 1  # the largest integer every JSON client reads exactly
 _PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -28,6 +29,7 @@ _KNOWN_KEYS = frozenset(
         "package",
         "out",
         "tools",
+        "prompts",
         "revisions",
         "server-name",
         "server-version",
@@ -71,6 +73,8 @@ class Config:
     cache_scope: str = DEFAULT_CACHE_SCOPE
     # [tool.mcp-codegen.authorization] as MCP_AUTH_* values (auth_config.py); () when off.
     authorization: tuple[tuple[str, str], ...] = ()
+    # Prompt file globs (load/prompts.py); matching no file means no prompts.
+    prompt_globs: tuple[str, ...] = DEFAULT_PROMPT_GLOBS
 
     @property
     def package_dir(self) -> Path:
@@ -137,6 +141,14 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         problem = glob_problem(pattern, allow_outside)
         if problem:
             bad("tools", problem)
+    prompt_globs = section.get("prompts", list(DEFAULT_PROMPT_GLOBS))
+    if not (isinstance(prompt_globs, list) and all(isinstance(g, str) for g in prompt_globs)):
+        bad("prompts", 'must be a list of glob patterns, like ["prompts/*.json"]')
+        prompt_globs = list(DEFAULT_PROMPT_GLOBS)
+    for pattern in prompt_globs:
+        problem = glob_problem(pattern, allow_outside)
+        if problem:
+            bad("prompts", problem)
     if not allow_outside and not inside(root / out, root):
         bad("out", outside_message(f"out = {out!r}"))
     elif not allow_outside and not inside(root / out / str(package), root):
@@ -196,7 +208,7 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         bad("protocol-models", "must be true or false (generate PACKAGE.protocol, pydantic models)")
         protocol_models = False
     accepted = section.get("accept-omitted", [])
-    fields = sorted(known_tool_fields())
+    fields = sorted(known_tool_fields() | {"arguments/title"})  # and prompts' argument titles
     if not (isinstance(accepted, list) and all(isinstance(f, str) for f in accepted)):
         bad(
             "accept-omitted",
@@ -239,4 +251,5 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         ttl_ms=ttl_ms,
         cache_scope=cache_scope,
         authorization=tuple(authorization.items()),
+        prompt_globs=tuple(prompt_globs),
     )

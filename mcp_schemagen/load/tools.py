@@ -219,7 +219,7 @@ def _lone_surrogate(text: str) -> bool:
     return any("\ud800" <= c <= "\udfff" for c in text)
 
 
-def _not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
+def not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
     """YAML has values JSON has not (dates, non-string keys) and JSON parsers accept
     1e999 as infinity; a tool definition must be plain JSON to be published as written."""
     if isinstance(value, dict):
@@ -230,13 +230,13 @@ def _not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
             elif _lone_surrogate(key):
                 found.append(error(label, pointer_join(pointer, key), f"this key {_NOT_UNICODE}"))
             else:
-                found.extend(_not_json(item, label, pointer_join(pointer, key)))
+                found.extend(not_json(item, label, pointer_join(pointer, key)))
         return found
     if isinstance(value, list):
         return [
             d
             for i, item in enumerate(value)
-            for d in _not_json(item, label, pointer_join(pointer, i))
+            for d in not_json(item, label, pointer_join(pointer, i))
         ]
     if isinstance(value, float) and not math.isfinite(value):
         return [error(label, pointer, f"{value} is not a JSON number; use a finite number")]
@@ -294,7 +294,7 @@ def tool_label(root: Path, path: Path) -> str:
     )
 
 
-def _file_name_problem(label: str) -> str | None:
+def file_name_problem(label: str) -> str | None:
     """Why a tool file's name cannot be used, if it cannot: the name is printed in
     diagnostics and recorded in the headers of generated modules and in the manifest."""
     if _lone_surrogate(label):  # how Python names bytes that are not UTF-8
@@ -348,7 +348,7 @@ def load_tools(
         )
     for path in files:
         label = tool_label(root, path)
-        name_problem = _file_name_problem(label)
+        name_problem = file_name_problem(label)
         if name_problem:
             problems.append(error(label, "", name_problem))
             continue
@@ -356,7 +356,7 @@ def load_tools(
         problems.extend(parse_problems)
         if parse_problems:
             continue
-        json_problems = _not_json(document, label, "")
+        json_problems = not_json(document, label, "")
         problems.extend(json_problems)
         if json_problems:
             continue

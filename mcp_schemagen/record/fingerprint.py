@@ -47,6 +47,10 @@ def input_digests(config: Config) -> dict[str, str]:
     }
     for path in find_tool_files(config.root, config.tool_globs, allow_outside=config.allow_outside):
         inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
+    for path in find_tool_files(
+        config.root, config.prompt_globs, allow_outside=config.allow_outside
+    ):
+        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
     for revision in config.revisions:
         inputs[f"protocol {revision}"] = get_revision(revision).sha256
     return inputs

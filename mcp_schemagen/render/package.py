@@ -12,6 +12,7 @@ from typing import Any
 import jinja2
 
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
+from mcp_schemagen.compile.prompts import PROMPT_TYPES, CompiledPrompt
 from mcp_schemagen.compile.typegen import beyond_64_bits
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal, string_literal
@@ -108,6 +109,7 @@ def render_package(
     tools: Sequence[CompiledTool],
     inputs: dict[str, str],
     reuse: Reuse = no_reuse,
+    prompts: Sequence[CompiledPrompt] = (),
 ) -> RenderedPackage:
     """Every generated module of the package except the protocol models and handlers.
 
@@ -115,6 +117,8 @@ def render_package(
     the headers of that tool's modules and of the shared ones, not of every module."""
     top = header(inputs.items())
     table = {t.name: _ordered_row(dispatch_row(t)) for t in tools}
+    prompt_table = {p.name: dict(p.row()) for p in prompts}
+    aliases = [a for p in prompts for a in p.aliases]
     settings = header([("pyproject.toml", inputs["pyproject.toml"])])
     package = config.package_dir
     files = {
@@ -140,7 +144,15 @@ def render_package(
             "_dispatch.py.jinja",
             header=top,
             data=raw_json_literal_body(table),
-            exact_integers=beyond_64_bits(table),
+            exact_integers=beyond_64_bits(table) or beyond_64_bits(prompt_table),
+            prompt_data=raw_json_literal_body(prompt_table),
+            prompts=[
+                {
+                    "name_literal": string_literal(p.name),
+                    "function_literal": string_literal(p.function),
+                }
+                for p in prompts
+            ],
             tools=[
                 {
                     "name_literal": string_literal(t.name),
@@ -158,7 +170,14 @@ def render_package(
             "types.py.jinja",
             header=top,
             exports=[e for t in tools for e in t.exports],
-            all_names=[*CONTENT_TYPES, *(e.public for t in tools for e in t.exports)],
+            prompt_types=bool(prompts),
+            literal_aliases=aliases,
+            all_names=[
+                *CONTENT_TYPES,
+                *(PROMPT_TYPES if prompts else ()),
+                *(e.public for t in tools for e in t.exports),
+                *(a.name for a in aliases),
+            ],
         ),
         "_types/__init__.py": header([])
         + '"""Types of each tool, one private module per tool and direction."""\n',

@@ -135,6 +135,15 @@ class Revision:
         }
     )
     missing_capability_is_error: bool = False
+    # Prompts (served only by a project that has prompt files): the methods, the fields of
+    # a Prompt and of a PromptArgument, and whether `completions` is a capability to
+    # declare (before 2025-03-26 completion/complete exists without one).
+    prompt_methods: frozenset[str] = frozenset(
+        {"prompts/list", "prompts/get", "completion/complete"}
+    )
+    prompt_fields: frozenset[str] = frozenset({"name", "description", "arguments"})
+    prompt_argument_fields: frozenset[str] = frozenset({"name", "description", "required"})
+    completions_capability: bool = False
 
     def __repr__(self) -> str:
         return f"<protocol revision {self.name}>"
@@ -159,6 +168,34 @@ class Revision:
             else:
                 published[key] = value
         return published, omitted
+
+    def publish_prompt(
+        self, definition: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[Omission]]:
+        """The prompt as this revision's clients receive it (key order kept), and what they
+        do not receive: top-level fields by name, argument fields as ``arguments/FIELD``.
+        Keys of an argument no revision defines (the ``x-mcp-codegen-schema`` typing it)
+        are never published."""
+        published: dict[str, Any] = {}
+        omitted: list[Omission] = []
+        for key, value in definition.items():
+            if key not in self.prompt_fields:
+                omitted.append(Omission(key, "undefined"))
+            elif key == "arguments" and isinstance(value, list):
+                arguments = []
+                for argument in value:
+                    if not isinstance(argument, dict):
+                        arguments.append(argument)
+                        continue
+                    kept = {k: v for k, v in argument.items() if k in self.prompt_argument_fields}
+                    for lost in argument.keys() - kept.keys():
+                        if not lost.startswith("x-"):
+                            omitted.append(Omission(f"arguments/{lost}", "undefined"))
+                    arguments.append(kept)
+                published[key] = arguments
+            else:
+                published[key] = value
+        return published, sorted(set(omitted))
 
     def publishes_output_schema(self, schema: Any) -> bool:
         """Whether an outputSchema of this shape can be published (an object root)."""
@@ -295,6 +332,7 @@ class Revision2025_03_26(Revision2024_11_05):
     )
     content = _blocks(_BLOCK_2024, audio=True, link=None)
     progress_fields = Revision2024_11_05.progress_fields | {"message"}
+    completions_capability = True
 
     def progress_params(
         self, token: RequestId, progress: float, total: float | None, message: str | None
@@ -316,6 +354,8 @@ class Revision2025_06_18(Revision2025_03_26):
     annotations = _ANNOTATIONS_2024 | {"lastModified"}
     resource_contents = Revision2025_03_26.resource_contents | {"_meta"}
     call_result_fields = Revision2025_03_26.call_result_fields | {"structuredContent"}
+    prompt_fields = Revision2025_03_26.prompt_fields | {"title", "_meta"}
+    prompt_argument_fields = Revision2025_03_26.prompt_argument_fields | {"title"}
 
     def call_result(
         self, content: list[Any], structured: Any, is_error: bool, data: Any = UNSET
@@ -351,6 +391,7 @@ class Revision2025_11_25(Revision2025_06_18):
     name = "2025-11-25"
     sse_priming = True
     tool_fields = Revision2025_06_18.tool_fields | {"icons", "execution"}
+    prompt_fields = Revision2025_06_18.prompt_fields | {"icons"}
     elicitation_modes = frozenset({"form", "url"})
     sampling_fields = Revision2025_06_18.sampling_fields | {"tools", "toolChoice"}
     content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK | {"icons"})

@@ -23,6 +23,8 @@ from .core.envelope import Envelope
 from .core.listing import DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS, ListCaching, Lister
 from .core.negotiation import Negotiation, log_rank_of
 from .jsonrpc import Reply, RequestId, RpcError, Send
+from .prompts.serving import Prompts
+from .prompts.table import PromptEntry
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
 from .registry import ToolEntry
 from .session import Session
@@ -33,6 +35,7 @@ class Server:
 
     ``tools`` in the order tools/list publishes them; ``revisions`` the protocol revisions
     it speaks (each tool's ``published`` has a definition for every one of them);
+    ``prompts`` the prompts prompts/list publishes, in order (none: no prompts capability);
     ``page_size`` tools per tools/list page (``None``: one page); ``instructions`` what
     initialize (and server/discover) tell the client about using the server; ``ttl_ms``
     and ``cache_scope`` the caching hints of 2026-07-28 tools/list and server/discover.
@@ -51,10 +54,16 @@ class Server:
         ttl_ms: int = DEFAULT_TTL_MS,
         cache_scope: str = DEFAULT_CACHE_SCOPE,
         request_state: RequestStateSeal | None = None,
+        prompts: Sequence[PromptEntry] = (),
     ) -> None:
         caching = ListCaching(ttl_ms, cache_scope).checked()
         self.negotiation = Negotiation(
-            revisions, name=name, version=version, instructions=instructions, caching=caching
+            revisions,
+            name=name,
+            version=version,
+            instructions=instructions,
+            caching=caching,
+            prompts=bool(prompts),
         )
         self.revisions: tuple[Revision, ...] = self.negotiation.revisions
         self.supported = self.negotiation.supported
@@ -69,6 +78,14 @@ class Server:
         )
         seal = request_state or RequestStateSeal.from_environment()  # 2026-07-28
         self.calls = Calls(self.tools, stamp, seal)
+        self.prompts = Prompts(prompts, stamp, seal)
+        self.prompt_list = Lister(
+            "prompts",
+            lambda revision: [p.published[revision.name] for p in self.prompts.by_name.values()],
+            page_size=page_size,
+            caching=caching,
+            stamp=stamp,
+        )
         self.envelope = Envelope(self._route, self.negotiation.latest)
         self._default_session = Session()
 
@@ -116,6 +133,13 @@ class Server:
         if method == "tools/list":
             page = self.tool_list.page(revision, params.get("cursor"))
             return jsonrpc.cached_result(request_id, page)
+        if method == "prompts/list":
+            page = self.prompt_list.page(revision, params.get("cursor"))
+            return jsonrpc.cached_result(request_id, page)
+        if method == "prompts/get":
+            return self.prompts.get(request_id, params, meta, revision, log_rank, session)
+        if method == "completion/complete":
+            return self.prompts.complete(request_id, params, revision)
         if method == "server/discover":
             return jsonrpc.result(request_id, negotiation.discover())
         if method == "logging/setLevel":

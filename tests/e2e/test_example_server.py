@@ -142,6 +142,27 @@ def test_every_tool_in_every_revision(revision: str, session: Any) -> None:
         assert invalid["error"]["code"] == -32602 and "units" in invalid["error"]["message"]
     assert s.call("no_such_tool", {})["error"]["code"] == -32602
     assert s.call("get_weather", ["Oslo"])["error"]["code"] == -32602
+
+    # The example's prompt: listed, got with its enum argument, completed, refused when wrong.
+    (briefing,) = s.c.result("prompts/list", s.params({}))["prompts"]
+    assert briefing["name"] == "weather_briefing"
+    assert ("title" in briefing) == (revision >= "2025-06-18")
+    assert all("x-mcp-codegen-schema" not in a for a in briefing["arguments"])
+    got = s.c.result(
+        "prompts/get",
+        s.params({"name": "weather_briefing", "arguments": {"city": "Oslo", "style": "haiku"}}),
+    )
+    assert got["messages"][0]["content"]["text"].endswith("for Oslo, as a haiku.")
+    wrong = s.c.error(
+        "prompts/get",
+        s.params({"name": "weather_briefing", "arguments": {"city": "Oslo", "style": "ode"}}),
+    )
+    assert wrong["code"] == -32602 and "'style'" in wrong["message"]
+    ref = {"type": "ref/prompt", "name": "weather_briefing"}
+    completed = s.c.result(
+        "completion/complete", s.params({"ref": ref, "argument": {"name": "style", "value": "p"}})
+    )
+    assert completed["completion"]["values"] == ["plain", "pirate"]
     assert s.c.close() == 0
     assert s.c.checked >= 14  # every response above was checked against the schema
 

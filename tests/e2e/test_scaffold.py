@@ -44,6 +44,7 @@ EXPECTED_FILES = {
     ".gitignore",
     ".pre-commit-config.yaml",
     "README.md",
+    "prompts/proofread.yaml",
     "pyproject.toml",
     "tests/test_handlers.py",
     "tests/test_server.py",
@@ -266,9 +267,15 @@ def test_the_handler_template_matches_the_generated_signatures(project: Path) ->
         stub = ast.parse(source).body[0]
         assert isinstance(stub, ast.FunctionDef)
         assert _signature(written[handler.function]) == _signature(stub), handler.function
-        marker = f'# mcp-codegen tool: "{handler.tool}"\n'
+        marker = f'# mcp-codegen {handler.kind}: "{handler.tool}"\n'
         assert any(f"{marker}{d}def {handler.function}(" in text for d in ("", "async "))
-    assert {h.function for h in spec.handlers} == {"delete_draft", "divide", "greet", "word_stats"}
+    assert {h.function for h in spec.handlers} == {
+        "delete_draft",
+        "divide",
+        "greet",
+        "word_stats",
+        "proofread",
+    }
     assert spec.managed_imports in text
 
 
@@ -444,7 +451,7 @@ def test_its_tests_pass_and_they_follow_the_revisions_chosen(tmp_path: Path) -> 
         root = tmp_path / revision
         scaffold.scaffold(NAME, root, [revision])
         out = _run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=root)
-        assert "10 passed" in out
+        assert "11 passed" in out
     raw = tmp_path / "2024-10-07" / "tests" / "test_server.py"
     assert '"toolResult"' in raw.read_text(encoding="utf-8")
     tools = Path(sys.executable).parent
@@ -566,7 +573,7 @@ def test_from_a_wheel_a_new_project_installs_by_its_readme_and_passes_its_tests(
     script = setup + "pytest -p no:cacheprovider\nmcp-codegen check\n"
     done = run_in_fresh_shell(script, project, tmp_path)
     assert done.returncode == 0, (done.stdout + done.stderr)[-6000:]
-    assert " 10 passed" in done.stdout
+    assert " 11 passed" in done.stdout
     assert done.stdout.endswith("generated code is up to date\n")
     origin = _run(
         project / ".venv" / "bin" / "python",

@@ -21,6 +21,9 @@ RESULTS = {
     "tools/list": "ListToolsResult",
     "tools/call": "CallToolResult",
     "server/discover": "DiscoverResult",
+    "prompts/list": "ListPromptsResult",
+    "prompts/get": "GetPromptResult",
+    "completion/complete": "CompleteResult",
 }
 NOTIFICATIONS = {
     "notifications/message": "LoggingMessageNotification",

@@ -43,6 +43,7 @@ class Negotiation:
         "_caching",
         "_has_stateless",
         "_legacy",
+        "_prompts",
         "capabilities",
         "instructions",
         "latest",
@@ -61,6 +62,7 @@ class Negotiation:
         version: str,
         instructions: str | None,
         caching: ListCaching,
+        prompts: bool = False,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -76,6 +78,9 @@ class Negotiation:
         self._has_stateless = any(r.stateless for r in chosen)
         # initialize is always answered: a stateless-only server refuses it with -32022.
         self.methods = frozenset({"initialize"}).union(*(r.methods for r in chosen))
+        if prompts:  # prompts/list, prompts/get and completion/complete, in every revision
+            self.methods = self.methods.union(*(r.prompt_methods for r in chosen))
+        self._prompts = prompts
         self.instructions = instructions
         self._caching = caching
         self.server_info = {"name": name, "version": version}
@@ -114,7 +119,7 @@ class Negotiation:
             return None
         else:
             raise RpcError(INVALID_PARAMS, self._no_revision_message())
-        if method not in revision.methods:
+        if not self.serves(method, revision):
             raise RpcError(
                 METHOD_NOT_FOUND,
                 f"Method not found in protocol revision {revision.name}: {shorten(method)}",
@@ -142,7 +147,7 @@ class Negotiation:
         session.client_info = info if type(info) is dict else {}
         body: dict[str, Any] = {
             "protocolVersion": revision.name,
-            "capabilities": self.capabilities,
+            "capabilities": self.capabilities_of(revision),
             "serverInfo": self.server_info,
         }
         if self.instructions is not None and "instructions" in revision.initialize_result_fields:
@@ -153,7 +158,7 @@ class Negotiation:
         """The server/discover result (2026-07-28)."""
         body: dict[str, Any] = {
             "supportedVersions": self.supported,
-            "capabilities": self.capabilities,
+            "capabilities": self.capabilities_of(self.latest),
             "ttlMs": self._caching.ttl_ms,
             "cacheScope": self._caching.cache_scope,
             "resultType": "complete",
@@ -162,6 +167,21 @@ class Negotiation:
         if self.instructions is not None:
             body["instructions"] = self.instructions
         return body
+
+    def serves(self, method: str, revision: Revision) -> bool:
+        """Whether ``method`` is answered in ``revision``: its own methods, and the prompt
+        methods when the server has prompts."""
+        return method in revision.methods or (self._prompts and method in revision.prompt_methods)
+
+    def capabilities_of(self, revision: Revision) -> dict[str, Any]:
+        """What the server declares to a client of ``revision``: prompts (and completion of
+        their arguments, where the revision has that capability) only when it has prompts."""
+        if not self._prompts:
+            return self.capabilities
+        declared = {**self.capabilities, "prompts": {"listChanged": False}}
+        if revision.completions_capability:
+            declared["completions"] = {}
+        return declared
 
     def unsupported(self, requested: Any) -> RpcError:
         if type(requested) is not str:

@@ -66,7 +66,9 @@ class McpHttpApp:
         self._newest = newest(r.name for r in server.revisions)
         self.sessions = SessionEndpoint(server, server.revisions, self.store, self.settings)
         params = {name: param_headers(t.entry.input_schema) for name, t in server.tools.items()}
-        self.stateless = StatelessEndpoint(server, server.revisions, server.supported, params)
+        self.stateless = StatelessEndpoint(
+            server, server.revisions, server.supported, params, server.negotiation.serves
+        )
         self.store.on_cancel = self.sessions.cancel_local
         self.guard = self._guard()  # authorization (auth/), None when not configured
         self._started: asyncio.Future[None] | None = None

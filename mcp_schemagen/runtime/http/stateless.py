@@ -12,7 +12,7 @@ cancels the call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -53,8 +53,11 @@ class StatelessEndpoint:
         revisions: Iterable[Revision],
         supported: list[str],
         params: Mapping[str, tuple[ParamHeader, ...]],
+        serves: Callable[[str, Revision], bool] | None = None,
     ) -> None:
         self.core = core
+        # Whether a method is answered in a revision (prompts/* only with prompts).
+        self.serves = serves or (lambda method, revision: method in revision.methods)
         self.revisions = {r.name: r for r in revisions if r.stateless}
         self.supported = supported
         self.params = params
@@ -119,7 +122,7 @@ class StatelessEndpoint:
             if name is None or name != params.get(field):
                 text = f"Header mismatch: Mcp-Name does not match the body's params.{field}"
                 return RpcError(HEADER_MISMATCH, text), 400
-        if method not in revision.methods:
+        if not self.serves(method, revision):
             return RpcError(METHOD_NOT_FOUND, f"Method not found: {method}"), 404
         if method == "tools/call":
             specs = self.params.get(params.get("name"))  # type: ignore[arg-type]

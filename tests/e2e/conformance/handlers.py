@@ -1,4 +1,4 @@
-"""Tool handlers of the conformance fixture: what the suite's server scenarios check.
+"""Tool and prompt handlers of the conformance fixture: what the suite's server scenarios check.
 
 Copied into the fixture's package before each build (tests/e2e/test_conformance.py);
 mcp-codegen keeps these bodies and updates only the signatures.
@@ -24,9 +24,10 @@ from conformance_server.api import (
     get_context,
     image,
     text,
+    user,
 )
 
-from .types import ContentBlock, JsonSchema202012ToolInput
+from .types import ContentBlock, JsonSchema202012ToolInput, PromptReturn
 
 # A 1x1 red PNG and a minimal WAV, as the suite's reference server sends them.
 PNG = base64.b64decode(
@@ -326,3 +327,45 @@ async def test_streaming_elicitation() -> str | list[ContentBlock]:
     """Elicits mid-call: in 2026-07-28 the answer is an InputRequiredResult, never a request on the stream."""
     answer = await get_context().elicit("Continue?", _OK, key="continue")
     return f"continued: {answer.action}"
+
+
+# mcp-codegen prompt: "test_simple_prompt"
+def test_simple_prompt() -> PromptReturn:
+    """A simple prompt without arguments"""
+    return "This is a simple prompt for testing."
+
+
+# mcp-codegen prompt: "test_prompt_with_arguments"
+def test_prompt_with_arguments(*, arg1: str, arg2: str) -> PromptReturn:
+    """A prompt with required arguments"""
+    return f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
+
+
+# mcp-codegen prompt: "test_prompt_with_embedded_resource"
+def test_prompt_with_embedded_resource(*, resourceUri: str) -> PromptReturn:
+    """A prompt that includes an embedded resource"""
+    return [
+        user(
+            embedded_text(
+                resourceUri, "Embedded resource content for testing.", mime_type="text/plain"
+            )
+        ),
+        user("Please process the embedded resource above."),
+    ]
+
+
+# mcp-codegen prompt: "test_prompt_with_image"
+def test_prompt_with_image() -> PromptReturn:
+    """A prompt that includes image content"""
+    return [user(image(PNG, "image/png")), user("Please analyze the image above.")]
+
+
+# mcp-codegen prompt: "test_input_required_result_prompt"
+async def test_input_required_result_prompt() -> PromptReturn:
+    """A prompt that asks the user for context before it is rendered"""
+    answer = await get_context().elicit(
+        "What context should the prompt use?",
+        form({"context": {"type": "string"}}, required=["context"]),
+        key="user_context",
+    )
+    return f"Use this context: {(answer.content or {}).get('context')}"

@@ -2,7 +2,8 @@
 # generator: mcp-codegen 0.1.0
 
 """What handler code may use: content constructors, result and error types (``ToolReturn``:
-everything a handler may return), the context, and what a handler asks the client
+everything a handler may return), prompt messages (``user``, ``assistant``,
+``PromptResult``), the context, and what a handler asks the client
 (elicitation forms, sampling, roots) and gets back.
 
     from .api import ToolError, get_context, image, text
@@ -45,6 +46,7 @@ from ._runtime.content import (
     text,
 )
 from ._runtime.context import Context, get_context
+from ._runtime.prompt_result import PromptMessage, PromptResult, PromptReturn, assistant, user
 from ._runtime.result import ProtocolError, ToolError, ToolResult, ToolReturn
 from ._runtime.workers import nonblocking
 
@@ -65,6 +67,9 @@ __all__ = [
     "InvalidAnswer",
     "ListRoots",
     "Principal",
+    "PromptMessage",
+    "PromptResult",
+    "PromptReturn",
     "ProtocolError",
     "Question",
     "ResourceLink",
@@ -76,6 +81,7 @@ __all__ = [
     "ToolError",
     "ToolResult",
     "ToolReturn",
+    "assistant",
     "audio",
     "embedded_blob",
     "embedded_text",
@@ -85,4 +91,5 @@ __all__ = [
     "nonblocking",
     "resource_link",
     "text",
+    "user",
 ]

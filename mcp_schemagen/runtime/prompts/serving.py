@@ -1,0 +1,301 @@
+"""prompts/get and completion/complete: arguments checked, the handler run (on the loop,
+in a worker or as a task, with ``get_context()`` as in a tool call, so it may ask the
+client), its messages shaped into the revision's GetPromptResult.
+
+Every failure is a JSON-RPC error, as the prompts chapter says: an unknown prompt, a
+missing required argument or an argument that fails its schema is -32602 naming it; a
+handler that raises or returns what no client can be sent is -32603.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import traceback
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any
+
+from .. import jsonrpc
+from ..asking.interaction import Channel, Interrupt, round_channel
+from ..asking.questions import ClientCapabilityMissing
+from ..asking.request_state import RequestStateSeal
+from ..context import Context, enter, leave
+from ..conversion import for_revision
+from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
+from ..prompt_result import PromptResult, user
+from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
+from ..session import Session
+from ..shorten import shorten
+from ..validation import Validator, compile_validator, describe_errors
+from ..workers import run_in_worker
+from .table import PromptEntry
+
+_PLAIN = frozenset({str, dict, list, tuple, type(None)})
+MAX_COMPLETIONS = 100  # the spec's limit on completion values per response
+
+
+class PromptOutputError(Exception):
+    """A prompt handler returned something no client of this revision can be sent."""
+
+
+class Prompts:
+    """Answers prompts/get and completion/complete for ``prompts``; ``stamp`` is the
+    2026-07-28 result ``_meta``, ``request_state`` seals a 2026-07-28 round's answers."""
+
+    __slots__ = ("_stamp", "_validators", "by_name", "request_state")
+
+    def __init__(
+        self,
+        prompts: Sequence[PromptEntry],
+        stamp: Mapping[str, Any],
+        request_state: RequestStateSeal,
+    ) -> None:
+        self.by_name: dict[str, PromptEntry] = {}
+        for prompt in prompts:
+            if prompt.name in self.by_name:
+                raise ValueError(f"two prompts are named {prompt.name!r}")
+            self.by_name[prompt.name] = prompt
+        self._stamp = stamp
+        self.request_state = request_state
+        self._validators: dict[tuple[str, str], Validator] = {}
+
+    # ------------------------------------------------------------- prompts/get
+
+    def get(
+        self,
+        request_id: RequestId,
+        params: dict[str, Any],
+        meta: dict[str, Any] | None,
+        revision: Revision,
+        log_rank: int | None,
+        session: Session,
+    ) -> Reply:
+        prompt = self._prompt(params.get("name"))
+        kwargs = self._keyword_arguments(prompt, params.get("arguments"))
+        # Bound to "prompt:NAME", so a requestState sealed for a tool of the same name and
+        # arguments is not accepted here (nor the reverse).
+        binding = f"prompt:{prompt.name}"
+        channel = round_channel(params, meta, revision, self.request_state, binding)
+        token = None if meta is None else meta.get("progressToken")
+        token = token if is_request_id(token) else None
+        context = Context(session, revision, request_id, prompt.name, token, log_rank, channel)
+        entered = enter(context)
+        try:
+            if prompt.in_worker:  # a sync handler may block: never on the event loop
+                running = run_in_worker(prompt.handler, kwargs)
+                return self._start(prompt, running, request_id, revision, session, channel)
+            value = prompt.handler(**kwargs)
+            if prompt.is_async or _awaitable(value):
+                return self._start(prompt, value, request_id, revision, session, channel)
+        except RpcError:
+            raise  # a handler's ProtocolError
+        except Exception as exc:
+            raise _failure(prompt, exc) from None
+        finally:
+            leave(entered)
+        return self._response(prompt, value, request_id, revision)
+
+    def _prompt(self, name: Any) -> PromptEntry:
+        if type(name) is not str:
+            raise RpcError(INVALID_PARAMS, "prompts/get needs the prompt's name, a string")
+        prompt = self.by_name.get(name)
+        if prompt is None:
+            raise RpcError(INVALID_PARAMS, f"Unknown prompt: {shorten(name)}", {"name": name})
+        return prompt
+
+    def _keyword_arguments(self, prompt: PromptEntry, arguments: Any) -> dict[str, Any]:
+        if arguments is None:
+            arguments = {}
+        elif type(arguments) is not dict:
+            raise RpcError(
+                INVALID_PARAMS, f"Invalid arguments for prompt {prompt.name}: not an object"
+            )
+        for key, value in arguments.items():
+            if key not in prompt.arguments:
+                known = ", ".join(map(repr, prompt.arguments)) or "none"
+                raise _invalid(
+                    prompt, key, f"not an argument of this prompt (its arguments: {known})"
+                )
+            if type(value) is not str:
+                raise _invalid(prompt, key, "must be a string (prompt arguments are strings)")
+            if key in prompt.schemas:
+                validator = self._validator(prompt, key)
+                if not validator.is_valid(value):
+                    problems = describe_errors(validator, value)
+                    reasons = "; ".join(p.split(": ", 1)[-1] for p in problems)
+                    raise _invalid(prompt, key, reasons or "does not match its schema")
+        for key in prompt.arguments:
+            if key in prompt.required and key not in arguments:
+                raise RpcError(
+                    INVALID_PARAMS,
+                    f"Missing required argument {key!r} for prompt {prompt.name}",
+                    {"argument": key},
+                )
+        return {prompt.arguments[key]: value for key, value in arguments.items()}
+
+    def _validator(self, prompt: PromptEntry, argument: str) -> Validator:
+        key = (prompt.name, argument)
+        validator = self._validators.get(key)
+        if validator is None:  # compiled on first use, as a tool's are
+            validator = self._validators[key] = compile_validator(prompt.schemas[argument])
+        return validator
+
+    def _start(
+        self,
+        prompt: PromptEntry,
+        running: Awaitable[Any],
+        request_id: RequestId,
+        revision: Revision,
+        session: Session,
+        channel: Channel | None,
+    ) -> asyncio.Task[bytes]:
+        task = asyncio.ensure_future(
+            self._complete(prompt, running, request_id, revision, session, channel)
+        )
+        session.track(request_id, task)
+        close = getattr(running, "close", None)
+        if close is not None:
+            task.add_done_callback(lambda _: close())
+        return task
+
+    async def _complete(
+        self,
+        prompt: PromptEntry,
+        running: Awaitable[Any],
+        request_id: RequestId,
+        revision: Revision,
+        session: Session,
+        channel: Channel | None,
+    ) -> bytes:
+        task = asyncio.current_task()
+        try:
+            value = await running
+            if _awaitable(value):
+                value = await value
+        except asyncio.CancelledError as exc:
+            if task is None or task.cancelling():
+                raise  # cancelled by the client: no response
+            return jsonrpc.error(request_id, _failure(prompt, exc))
+        except Interrupt as stop:  # 2026-07-28: questions for the client
+            return await stop.reply(request_id, channel, self._stamp)
+        except ClientCapabilityMissing as missing:
+            if revision.missing_capability_is_error:
+                return jsonrpc.error(request_id, missing.rpc_error())
+            return jsonrpc.error(request_id, _failure(prompt, missing))
+        except RpcError as failure:
+            return jsonrpc.error(request_id, failure)
+        except Exception as exc:
+            return jsonrpc.error(request_id, _failure(prompt, exc))
+        finally:
+            session.forget(request_id, task)
+        return self._response(prompt, value, request_id, revision)
+
+    def _response(
+        self, prompt: PromptEntry, value: Any, request_id: RequestId, revision: Revision
+    ) -> bytes:
+        try:
+            body = prompt_result(value, revision)
+            return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
+        except PromptOutputError as exc:
+            message = f"Prompt {prompt.name} returned an invalid result: {exc}"
+        except Exception as exc:  # orjson refused it
+            message = f"Prompt {prompt.name} returned a result that is not JSON data: {exc}"
+        print(message, file=sys.stderr)
+        return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, shorten(message)))
+
+    # ------------------------------------------------------------- completion/complete
+
+    def complete(self, request_id: RequestId, params: dict[str, Any], revision: Revision) -> bytes:
+        """Completion of a prompt argument: its schema's enum values that start with what
+        the user typed (none for an argument without an enum)."""
+        ref, argument = params.get("ref"), params.get("argument")
+        if type(ref) is not dict or ref.get("type") != "ref/prompt":
+            kind = ref.get("type") if type(ref) is dict else None
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Cannot complete {shorten(repr(kind))}: this server completes prompt"
+                ' arguments only (ref: {"type": "ref/prompt", "name": ...})',
+            )
+        prompt = self._prompt(ref.get("name"))
+        if type(argument) is not dict or type(argument.get("name")) is not str:
+            raise RpcError(INVALID_PARAMS, "completion/complete needs argument.name, a string")
+        name, prefix = argument["name"], argument.get("value", "")
+        if name not in prompt.arguments:
+            raise _invalid(prompt, name, "not an argument of this prompt")
+        if type(prefix) is not str:
+            raise RpcError(INVALID_PARAMS, "argument.value must be a string")
+        values = prompt.completions(name, prefix)
+        completion = {
+            "values": values[:MAX_COMPLETIONS],
+            "total": len(values),
+            "hasMore": len(values) > MAX_COMPLETIONS,
+        }
+        return jsonrpc.result(request_id, revision.stamp({"completion": completion}, self._stamp))
+
+
+def prompt_result(value: Any, revision: Revision) -> dict[str, Any]:
+    """The GetPromptResult body (without the stateless era's stamp) for a return value."""
+    description = None
+    if isinstance(value, PromptResult):
+        messages: Any = value.messages
+        description = value.description
+    elif isinstance(value, str):
+        messages = [value]
+    elif isinstance(value, list | tuple):
+        messages = value
+    else:
+        raise PromptOutputError(
+            f"{type(value).__name__} is not a prompt; return text, a list of messages"
+            " (user(...), assistant(...)) or a PromptResult"
+        )
+    shaped = [_message(message, index, revision) for index, message in enumerate(messages)]
+    body: dict[str, Any] = {"messages": shaped}
+    if description is not None:
+        body["description"] = description
+    return body
+
+
+def _message(message: Any, index: int, revision: Revision) -> dict[str, Any]:
+    if isinstance(message, str):
+        message = user(message)
+    if type(message) is not dict or message.get("role") not in ("user", "assistant"):
+        raise PromptOutputError(
+            f"messages[{index}] is not a message; make one with user(...) or assistant(...)"
+        )
+    block = message.get("content")
+    kind = block.get("type") if type(block) is dict else None
+    if kind not in revision.content:
+        raise PromptOutputError(
+            f"messages[{index}] holds {shorten(repr(kind))} content, which protocol revision"
+            f" {revision.name} does not define in prompt messages (it has:"
+            f" {', '.join(revision.content)})"
+        )
+    try:
+        (converted,) = for_revision([block], revision)
+    except Exception as exc:  # OutputError: a block lacking a field
+        raise PromptOutputError(f"messages[{index}]: {exc}") from None
+    return {"role": message["role"], "content": converted}
+
+
+def _invalid(prompt: PromptEntry, argument: str, reason: str) -> RpcError:
+    return RpcError(
+        INVALID_PARAMS,
+        f"Invalid arguments for prompt {prompt.name}: argument {shorten(repr(argument))} {reason}",
+        {"argument": argument},
+    )
+
+
+def _failure(prompt: PromptEntry, exc: BaseException) -> RpcError:
+    print(f"prompt {prompt.name!r} raised:", file=sys.stderr)
+    traceback.print_exception(exc, file=sys.stderr)
+    try:
+        text = str(exc) or type(exc).__name__
+    except Exception:
+        text = type(exc).__name__
+    if isinstance(exc, NotImplementedError):
+        return RpcError(INTERNAL_ERROR, f"Prompt {prompt.name} is not implemented yet ({text})")
+    return RpcError(INTERNAL_ERROR, f"Prompt {prompt.name} failed: {shorten(text)}")
+
+
+def _awaitable(value: Any) -> bool:
+    return type(value) not in _PLAIN and hasattr(value, "__await__")

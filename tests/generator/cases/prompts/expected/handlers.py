@@ -1,0 +1,42 @@
+"""Tool and prompt handlers of prompt-server: the one module of this package you edit.
+
+mcp-codegen wrote a stub for each tool and prompt. Fill in the bodies; `mcp-codegen build` keeps
+them, updating only each handler's parameters and return type (and the import from
+`.types`) when the tool or prompt schemas change. A handler may be `async def`. What handler
+code may use (content, results, errors, the context) is in `.api`.
+"""
+
+from __future__ import annotations
+
+from .types import CodeReviewPromptLanguage, PromptReturn, ToolReturn
+
+
+# mcp-codegen tool: "summarize"
+def summarize(*, text: str) -> ToolReturn:
+    """Summarize a text."""
+    raise NotImplementedError("summarize")
+
+
+# mcp-codegen prompt: "summarize"
+def summarize_prompt() -> PromptReturn:
+    """A prompt sharing its name with a tool."""
+    raise NotImplementedError("summarize")
+
+
+# mcp-codegen prompt: "greet"
+def greet(*, class_: str) -> PromptReturn:
+    """Say hello."""
+    raise NotImplementedError("greet")
+
+
+# mcp-codegen prompt: "code_review"
+def code_review(
+    *, code: str, language: CodeReviewPromptLanguage | None = None, max_lines: str | None = None
+) -> PromptReturn:
+    """Ask the model to review a piece of code.
+
+    Args:
+        code: The code to review.
+        language: The language the code is written in.
+    """
+    raise NotImplementedError("code_review")
