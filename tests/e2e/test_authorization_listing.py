@@ -9,13 +9,17 @@ takes cursors; each page is checked against its revision's schema, over a sessio
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.authorization_server import AuthorizationServer
 from tests.support.authorized_deployment import (
     BASE_SCOPE,
     PACKAGE,
@@ -27,7 +31,7 @@ from tests.support.authorized_deployment import (
     open_session,
 )
 from tests.support.http_client import exchange
-from tests.support.http_server import build_project
+from tests.support.http_server import build_project, free_port, http_command, serving
 from tests.support.spec_check import spec
 from tests.support.stdio_conversation import STATELESS, meta
 
@@ -160,3 +164,60 @@ def test_the_environment_variable_sets_the_choice(
     with deployment(root, folder, env={"MCP_AUTH_LIST_TOOLS": "callable"}) as served:
         token = served.issuer.mint(scope=BASE_SCOPE)
         assert names(stateless_list(served.url, token)) == OPEN_TOOLS
+        assert names(session_list(served.url, token)) == OPEN_TOOLS
+
+
+def test_the_option_alone_refines_settings_from_the_environment(
+    root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    port = free_port()
+    resource = f"http://127.0.0.1:{port}/mcp"
+    folder = tmp_path_factory.mktemp("listing-refined")
+    with AuthorizationServer(resource).running() as issuer:
+        env = {
+            "MCP_AUTH_ISSUERS": issuer.issuer,
+            "MCP_AUTH_RESOURCE": resource,
+            "MCP_AUTH_SCOPES": BASE_SCOPE,
+            "AUTH_TEST_CALLS": str(folder / "calls.txt"),
+        }
+        command = http_command(PACKAGE, port, "--auth-list-tools", "callable")
+        with serving(root, command, port, folder / "server.log", env=env) as url:
+            assert exchange(url, body={}).status == 401  # still authorized, from the environment
+            assert names(stateless_list(url, issuer.mint(scope=BASE_SCOPE))) == OPEN_TOOLS
+            both = issuer.mint(scope=f"{BASE_SCOPE} {NOTES}")
+            assert names(stateless_list(url, both)) == EVERY_TOOL
+
+
+AUTHORIZED = ["--auth-issuer", "https://as.example", "--auth-resource", "https://r.example/mcp"]
+
+
+@pytest.mark.parametrize(
+    "arguments, environment, message",
+    [
+        (["--http", "--auth-list-tools", "some"], {}, "invalid choice: 'some'"),
+        (["--auth-list-tools", "callable"], {}, "--auth-list-tools needs --http"),
+        (["--http", "--auth-list-tools", "callable"], {}, "--auth-list-tools needs authorization"),
+        (["--http", "--no-auth", "--auth-list-tools", "all"], {}, "contradicts"),
+        (
+            ["--http", *AUTHORIZED],
+            {"MCP_AUTH_LIST_TOOLS": "some"},
+            "MCP_AUTH_LIST_TOOLS 'some' is not a choice",
+        ),
+        (
+            ["--http", "--auth-list-tools", "callable"],
+            {"MCP_AUTH_ISSUERS": "https://as.example", "MCP_AUTH_RESOURCE": "http://r.example"},
+            "must be an https:// URL",
+        ),
+    ],
+)
+def test_the_command_line_refuses_a_broken_choice(
+    arguments: list[str], environment: dict[str, str], message: str, root: Path
+) -> None:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("MCP_AUTH_")}
+    failed = subprocess.run(
+        [sys.executable, "-m", PACKAGE, *arguments],
+        cwd=root, capture_output=True, text=True, timeout=60, check=False,
+        env={**clean, **environment},
+    )  # fmt: skip
+    assert failed.returncode == 2, failed.stderr
+    assert message in failed.stderr, failed.stderr
