@@ -208,6 +208,15 @@ AUTHORIZED = ["--auth-issuer", "https://as.example", "--auth-resource", "https:/
             {"MCP_AUTH_ISSUERS": "https://as.example", "MCP_AUTH_RESOURCE": "http://r.example"},
             "must be an https:// URL",
         ),
+        (
+            ["--http", "--auth-list-tools", "callable"],
+            {
+                "MCP_AUTH_ISSUERS": "https://as.example",
+                "MCP_AUTH_RESOURCE": "https://r.example/mcp",
+                "MCP_AUTH_DISABLED": "1",
+            },
+            "--auth-list-tools needs authorization",
+        ),
     ],
 )
 def test_the_command_line_refuses_a_broken_choice(

@@ -104,9 +104,9 @@ def configure(
     refines = given == ["auth_list_tools"]
     try:
         if refines:
-            settings = AuthSettings.from_environment(
-                {**defaults, **os.environ, ENV_LIST_TOOLS: args.auth_list_tools}
-            )
+            chosen = {**defaults, **os.environ, ENV_LIST_TOOLS: args.auth_list_tools}
+            off = os.environ.get(ENV_DISABLED)
+            settings = None if off else AuthSettings.from_environment(chosen)
             if settings is None:
                 raise AuthConfigError(
                     "--auth-list-tools needs authorization: --auth-issuer URL --auth-resource "
