@@ -230,3 +230,26 @@ def test_the_command_line_refuses_a_broken_choice(
     )  # fmt: skip
     assert failed.returncode == 2, failed.stderr
     assert message in failed.stderr, failed.stderr
+
+
+def test_pyproject_chooses_callable_and_the_option_overrides_it(tmp_path: Path) -> None:
+    port = free_port()
+    resource = f"http://127.0.0.1:{port}/mcp"
+    with AuthorizationServer(resource).running() as issuer:
+        source = tmp_path / "source" / PROJECT.name
+        shutil.copytree(PROJECT, source)
+        with (source / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
+            pyproject.write(
+                "\n[tool.mcp-codegen.authorization]\n"
+                f'issuers = ["{issuer.issuer}"]\nresource = "{resource}"\n'
+                f'scopes = ["{BASE_SCOPE}"]\nlist-tools = "callable"\n'
+            )
+        root = build_project(source, tmp_path / "build", PACKAGE)
+        env = {"AUTH_TEST_CALLS": str(tmp_path / "calls.txt")}
+        log = tmp_path / "server.log"
+        token = issuer.mint(scope=BASE_SCOPE)
+        for extra, expected in (([], OPEN_TOOLS), (["--auth-list-tools", "all"], EVERY_TOOL)):
+            command = http_command(PACKAGE, port, *extra)
+            with serving(root, command, port, log, env=env) as url:
+                assert names(stateless_list(url, token)) == expected, extra
+                assert names(session_list(url, token)) == expected, extra
