@@ -83,7 +83,7 @@ def session_list(url: str, token: str) -> list[dict[str, Any]]:
     headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": SESSION_REVISION}
     pages, cursor = [], None
     for _ in range(10):
-        params = {} if cursor is None else {"cursor": cursor}
+        params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
         body = {"jsonrpc": "2.0", "id": next(_ids), "method": "tools/list", "params": params}
         reply = exchange(url, body=body, headers={**headers, **bearer(token)})
         pages.append(checked_page(reply, SESSION_REVISION))

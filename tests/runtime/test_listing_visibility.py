@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import orjson
@@ -62,7 +63,7 @@ def every_page(lister: Lister, revision: Revision) -> list[dict[str, Any]]:
 def test_a_narrowed_list_shows_only_the_named_items_on_its_own_pages() -> None:
     lister = CountingLister(page_size=1).lister
     for revision in (SESSION_ERA, STATELESS):
-        pages = narrowed({"prompt-1", "prompt-3"}, lambda r=revision: every_page(lister, r))
+        pages = narrowed({"prompt-1", "prompt-3"}, partial(every_page, lister, revision))
         assert [item for page in pages for item in page["prompts"]] == [PROMPTS[1], PROMPTS[3]]
         assert len(pages) == 2
     full = narrowed(None, lambda: every_page(lister, STATELESS))
