@@ -6,7 +6,7 @@ bytes; a cursor names a page of one list (see cursor.py), and anything else is -
 A transport may narrow a list for one request (``restrict_listing``: the authorization
 layer lists only the tools a token can call). Such a list depends on the caller, so its
 2026-07-28 ``cacheScope`` is "private"; its pages are cached per (revision, visible
-names), for the ``MAX_VISIBLE_SETS`` sets used most recently. Unrestricted requests keep
+names), for the ``MAX_VISIBLE_SETS`` pairs used most recently. Unrestricted requests keep
 the one cache per revision.
 """
 
