@@ -16,12 +16,21 @@ from mcp_schemagen.runtime.auth import settings as env
 from mcp_schemagen.runtime.auth.settings import (
     SAFE_ALGORITHMS,
     AuthConfigError,
+    check_list_tools,
     check_scope_token,
     check_url,
 )
 
 KEY = "authorization"
-_KEYS = ("issuers", "resource", "scopes", "algorithms", "leeway-seconds", "introspection-url")
+_KEYS = (
+    "issuers",
+    "resource",
+    "scopes",
+    "algorithms",
+    "leeway-seconds",
+    "introspection-url",
+    "list-tools",
+)
 _EXAMPLE = (
     '[tool.mcp-codegen.authorization] issuers = ["https://auth.example.com/realms/mcp"], '
     'resource = "https://mcp.example.com/mcp"'
@@ -83,6 +92,13 @@ def parse_authorization(section: Any, where: str) -> tuple[dict[str, str], list[
         else:
             _checked(lambda: check_url("introspection-url", url), "introspection-url", bad)
             values[env.ENV_INTROSPECTION] = url
+    if "list-tools" in section:
+        choice = section["list-tools"]
+        if not isinstance(choice, str):
+            bad("list-tools", 'must be "all" (every tool) or "callable" (those the token can call)')
+        else:
+            _checked(lambda: check_list_tools("list-tools", choice), "list-tools", bad)
+            values[env.ENV_LIST_TOOLS] = choice
     return (dict(sorted(values.items())) if not problems else {}), problems
 
 

@@ -19,6 +19,7 @@ resource = "https://mcp.example.com/mcp"
 scopes = ["mcp:tools"]
 algorithms = ["RS256"]
 leeway-seconds = 10
+list-tools = "callable"
 """
 
 BAD = {
@@ -52,6 +53,14 @@ BAD = {
     "leeway out of range": (
         GOOD.replace("leeway-seconds = 10", "leeway-seconds = 3600"),
         [f"{AT}/leeway-seconds: error: must be a number of seconds from 0 to 600"],
+    ),
+    "list-tools not a choice": (
+        GOOD.replace('list-tools = "callable"', 'list-tools = "scoped"'),
+        [f"{AT}/list-tools: error: list-tools 'scoped' is not a choice: 'all' lists every tool"],
+    ),
+    "list-tools not a string": (
+        GOOD.replace('list-tools = "callable"', "list-tools = true"),
+        [f'{AT}/list-tools: error: must be "all" (every tool) or "callable"'],
     ),
 }
 
@@ -87,6 +96,7 @@ def test_good_settings_become_the_packages_defaults(
             "MCP_AUTH_ALGORITHMS": "RS256",
             "MCP_AUTH_ISSUERS": "https://keycloak.example.com/realms/mcp",
             "MCP_AUTH_LEEWAY_SECONDS": "10.0",
+            "MCP_AUTH_LIST_TOOLS": "callable",
             "MCP_AUTH_RESOURCE": "https://mcp.example.com/mcp",
             "MCP_AUTH_SCOPES": "mcp:tools",
         }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_schemagen.runtime.auth.challenge import challenge, resource_metadata
-from mcp_schemagen.runtime.auth.guard import _bearer
+from mcp_schemagen.runtime.auth.guard import _bearer, _callable_tools
 from mcp_schemagen.runtime.auth.keys import discovery_urls
 from mcp_schemagen.runtime.auth.scopes import ScopePolicy
 from mcp_schemagen.runtime.auth.settings import AuthConfigError, AuthSettings
@@ -30,6 +30,7 @@ def settings(**changes: object) -> AuthSettings:
         ({"algorithms": ("none",)}, "asymmetric"),
         ({"scopes": ("a b",)}, "not a scope token"),
         ({"leeway_seconds": -1.0}, "between 0 and 600"),
+        ({"list_tools": "scoped"}, "--auth-list-tools 'scoped' is not a choice"),
     ],
 )
 def test_settings_that_cannot_work_are_refused(changes: dict[str, object], message: str) -> None:
@@ -55,6 +56,14 @@ def test_settings_survive_the_environment_round_trip() -> None:
     original = settings(scopes=("mcp:tools", "x"), algorithms=("ES256",), leeway_seconds=5.0)
     assert AuthSettings.from_environment(original.environment()) == original
     assert AuthSettings.from_environment({}) is None
+    callable_only = settings(list_tools="callable")
+    assert AuthSettings.from_environment(callable_only.environment()) == callable_only
+
+
+def test_a_bad_listing_choice_in_the_environment_names_the_variable() -> None:
+    environment = {**settings().environment(), "MCP_AUTH_LIST_TOOLS": "scoped"}
+    with pytest.raises(AuthConfigError, match="MCP_AUTH_LIST_TOOLS 'scoped' is not a choice"):
+        AuthSettings.from_environment(environment)
 
 
 def test_discovery_tries_rfc_8414_then_openid_connect() -> None:
@@ -104,3 +113,12 @@ def test_a_message_needs_the_base_scopes_and_each_called_tools() -> None:
     assert policy.needed({"method": "tools/call", "params": {"name": "unknown"}}) == ("base",)
     assert policy.needed("garbage") == ("base",)
     assert policy.supported() == ["base", "notes:read", "admin"]
+
+
+def test_the_callable_tools_are_those_whose_every_scope_the_token_holds() -> None:
+    policy = ScopePolicy(["base"], {"notes": ("notes:read",), "admin": ("admin", "base")})
+    visible = _callable_tools(("open", "notes", "admin"), policy)
+    assert visible(frozenset({"base"})) == {"open"}
+    assert visible(frozenset({"base", "notes:read"})) == {"open", "notes"}
+    assert visible(frozenset({"admin"})) == {"open"}  # lacks "base", which admin also needs
+    assert visible(frozenset({"base", "admin", "notes:read"})) == {"open", "notes", "admin"}

@@ -3,8 +3,9 @@
 For every request to the endpoint: a bearer token in the Authorization header (never the
 query string), valid for this resource; the scopes the request needs (the configured
 ones, and the called tool's); a session only with the principal that opened it. Then the
-principal is set for the handler and the request goes on. The protected resource
-metadata is served at its well-known path; the health check stays open.
+principal is set for the handler and the request goes on (with ``list_tools =
+"callable"``, so is the set of tools its tools/list shows: those the token can call). The
+protected resource metadata is served at its well-known path; the health check stays open.
 
 Nothing here logs a token: the log says why a token was refused, from the checks'
 messages, which never quote it.
@@ -13,12 +14,14 @@ messages, which never quote it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl
 
 import orjson
 
+from ..core.listing import MAX_VISIBLE_SETS, restrict_listing
 from ..http.endpoint import Responder
 from ..http.settings import HttpSettings
 from ..http.wire import AsgiReceive, AsgiSend
@@ -50,7 +53,12 @@ class Guard:
         self.http = http
         self.store = store
         self.verifier = verifier_for(settings)
+        tools = list(tools)
         self.policy = ScopePolicy.of_tools(settings.scopes, tools)
+        names = tuple(name for name, _ in tools)
+        self.callable = (
+            _callable_tools(names, self.policy) if settings.list_tools == "callable" else None
+        )
         self.metadata = orjson.dumps(resource_metadata(settings, self.policy.supported()))
         path = http.path.rstrip("/")
         self.endpoint = (path, path + "/")
@@ -126,6 +134,8 @@ class Guard:
         else:
             send = self._binding(respond.send, principal)
         enter(principal)  # this request's task (and what it starts) sees it
+        if self.callable is not None:
+            restrict_listing("tools", self.callable(principal.scopes))
         return receive, send
 
     # ------------------------------------------------------------------ helpers
@@ -188,6 +198,19 @@ class Guard:
             if not event.get("more_body", False):
                 break
         return b"".join(chunks)
+
+
+def _callable_tools(
+    names: tuple[str, ...], policy: ScopePolicy
+) -> Callable[[frozenset[str]], frozenset[str]]:
+    """The names of the tools a token with the given scopes can call (the base scopes it
+    holds, or it is refused before listing), remembered for the sets of scopes seen most."""
+
+    @lru_cache(maxsize=MAX_VISIBLE_SETS)
+    def visible(scopes: frozenset[str]) -> frozenset[str]:
+        return frozenset(n for n in names if scopes.issuperset(policy.tools.get(n, ())))
+
+    return visible
 
 
 def _replay(body: bytes, after: AsgiReceive) -> AsgiReceive:

@@ -22,6 +22,11 @@ ENV_CLIENT_ID = "MCP_AUTH_CLIENT_ID"
 ENV_CLIENT_SECRET = "MCP_AUTH_CLIENT_SECRET"
 ENV_TIMEOUT = "MCP_AUTH_FETCH_TIMEOUT_SECONDS"
 ENV_DISABLED = "MCP_AUTH_DISABLED"
+ENV_LIST_TOOLS = "MCP_AUTH_LIST_TOOLS"
+
+# What tools/list shows an authorized client: every tool, or only those its token's
+# scopes allow it to call (README: Deployment, Authorization).
+LIST_TOOLS = ("all", "callable")
 
 # Asymmetric signatures only: an HS* algorithm would let anyone holding the public key
 # (which the JWKS publishes) sign tokens.
@@ -38,7 +43,8 @@ class AuthSettings:
     """``issuers``: the authorization servers whose tokens are accepted (their metadata
     and JWKS are discovered from the issuer URL). ``resource``: this server's canonical
     URL, the audience tokens must name. ``scopes``: required of every request.
-    ``introspection_url``: check opaque tokens by RFC 7662 instead of as JWTs."""
+    ``introspection_url``: check opaque tokens by RFC 7662 instead of as JWTs.
+    ``list_tools``: "all" tools in tools/list, or only those the token can "callable"."""
 
     issuers: tuple[str, ...]
     resource: str
@@ -49,8 +55,10 @@ class AuthSettings:
     client_id: str | None = None
     client_secret: str | None = None
     fetch_timeout_seconds: float = 5.0
+    list_tools: str = "all"
 
     def __post_init__(self) -> None:
+        check_list_tools("--auth-list-tools", self.list_tools)
         if not self.issuers:
             raise AuthConfigError("--auth-issuer: name at least one authorization server")
         for issuer in self.issuers:
@@ -104,6 +112,9 @@ class AuthSettings:
             values["leeway_seconds"] = float(env[ENV_LEEWAY])
         if env.get(ENV_TIMEOUT):
             values["fetch_timeout_seconds"] = float(env[ENV_TIMEOUT])
+        if env.get(ENV_LIST_TOOLS):
+            check_list_tools(ENV_LIST_TOOLS, env[ENV_LIST_TOOLS])
+            values["list_tools"] = env[ENV_LIST_TOOLS]
         for key, name in (
             (ENV_INTROSPECTION, "introspection_url"),
             (ENV_CLIENT_ID, "client_id"),
@@ -122,6 +133,7 @@ class AuthSettings:
             ENV_ALGORITHMS: ",".join(self.algorithms),
             ENV_LEEWAY: str(self.leeway_seconds),
             ENV_TIMEOUT: str(self.fetch_timeout_seconds),
+            ENV_LIST_TOOLS: self.list_tools,
         }
         for key, value in (
             (ENV_INTROSPECTION, self.introspection_url),
@@ -135,6 +147,14 @@ class AuthSettings:
 
 def split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def check_list_tools(option: str, value: str) -> None:
+    if value not in LIST_TOOLS:
+        raise AuthConfigError(
+            f"{option} {value!r} is not a choice: 'all' lists every tool, 'callable' only "
+            "those the token's scopes allow it to call"
+        )
 
 
 def check_scope_token(option: str, scope: str) -> None:

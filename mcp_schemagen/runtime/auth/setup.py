@@ -15,7 +15,15 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .settings import ENV_DISABLED, ES_AND_RS, AuthConfigError, AuthSettings
+from .settings import (
+    ENV_DISABLED,
+    ENV_LIST_TOOLS,
+    ES_AND_RS,
+    LIST_TOOLS,
+    AuthConfigError,
+    AuthSettings,
+    check_list_tools,
+)
 
 if TYPE_CHECKING:
     from ..http.settings import HttpSettings
@@ -23,7 +31,7 @@ if TYPE_CHECKING:
     from .guard import Guard
 
 _OPTIONS = ("auth_issuer", "auth_resource", "auth_scope", "auth_algorithm", "auth_leeway",
-            "auth_introspection_url")  # fmt: skip
+            "auth_introspection_url", "auth_list_tools")  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +73,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "MCP_AUTH_CLIENT_ID / MCP_AUTH_CLIENT_SECRET)",
     )
     group.add_argument(
+        "--auth-list-tools",
+        choices=LIST_TOOLS,
+        help="what tools/list shows a token: 'all' tools (default) or only the 'callable' "
+        "ones its scopes allow (pages cached per set of visible tools)",
+    )
+    group.add_argument(
         "--no-auth",
         action="store_true",
         help="serve without authorization on an address other than 127.0.0.1 (on purpose)",
@@ -86,8 +100,20 @@ def configure(
     if args.no_auth:
         os.environ[ENV_DISABLED] = "1"  # pyproject's settings too: served open, on purpose
         return
+    # --auth-list-tools alone refines the settings pyproject or the environment give.
+    refines = given == ["auth_list_tools"]
     try:
-        settings = _from_args(args) if given else _from_environment(defaults)
+        if refines:
+            chosen = {**defaults, **os.environ, ENV_LIST_TOOLS: args.auth_list_tools}
+            off = os.environ.get(ENV_DISABLED)
+            settings = None if off else AuthSettings.from_environment(chosen)
+            if settings is None:
+                raise AuthConfigError(
+                    "--auth-list-tools needs authorization: --auth-issuer URL --auth-resource "
+                    "URL (or [tool.mcp-codegen.authorization], README: Deployment)"
+                )
+        else:
+            settings = _from_args(args, defaults) if given else _from_environment(defaults)
     except AuthConfigError as exc:
         cli.error(str(exc))
     if settings is not None:
@@ -102,7 +128,7 @@ def configure(
         )
 
 
-def _from_args(args: argparse.Namespace) -> AuthSettings:
+def _from_args(args: argparse.Namespace, defaults: Mapping[str, str]) -> AuthSettings:
     if not args.auth_issuer or not args.auth_resource:
         raise AuthConfigError("authorization needs both --auth-issuer and --auth-resource")
     values: dict[str, object] = {
@@ -118,6 +144,14 @@ def _from_args(args: argparse.Namespace) -> AuthSettings:
         values["introspection_url"] = args.auth_introspection_url
         values["client_id"] = os.environ.get("MCP_AUTH_CLIENT_ID")
         values["client_secret"] = os.environ.get("MCP_AUTH_CLIENT_SECRET")
+    # A choice of listing, not of the token's source: the environment's or pyproject's
+    # stands unless the option says otherwise.
+    chosen = {**defaults, **os.environ}.get(ENV_LIST_TOOLS)
+    if args.auth_list_tools:
+        values["list_tools"] = args.auth_list_tools
+    elif chosen:
+        check_list_tools(ENV_LIST_TOOLS, chosen)
+        values["list_tools"] = chosen
     return AuthSettings(**values)  # type: ignore[arg-type]
 
 

@@ -2,11 +2,19 @@
 
 Each revision's pages are encoded once, on the first request for them, and then sent as
 bytes; a cursor names a page of one list (see cursor.py), and anything else is -32602.
+
+A transport may narrow a list for one request (``restrict_listing``: the authorization
+layer lists only the tools a token can call). Such a list depends on the caller, so its
+2026-07-28 ``cacheScope`` is "private"; its pages are cached per (revision, visible
+names), for the ``MAX_VISIBLE_SETS`` pairs used most recently. Unrestricted requests keep
+the one cache per revision.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from ..jsonrpc import RpcError, dumps_exact
@@ -16,6 +24,18 @@ from .cursor import encode_cursor, page_index
 CACHE_SCOPES = ("public", "private")
 DEFAULT_TTL_MS = 300_000
 DEFAULT_CACHE_SCOPE = "public"
+MAX_VISIBLE_SETS = 64
+
+# For this request's context: the names each list (by field) may show; None: everything.
+_visible: ContextVar[Mapping[str, frozenset[str]] | None] = ContextVar(
+    "mcp_codegen_visible_items", default=None
+)
+
+
+def restrict_listing(field: str, names: frozenset[str]) -> None:
+    """List only the items of ``field`` ("tools") named in ``names`` for the rest of the
+    current request (its task and what it starts copy the context)."""
+    _visible.set({**(_visible.get() or {}), field: names})
 
 
 class ListCaching(NamedTuple):
@@ -39,7 +59,7 @@ class Lister:
     prefixes its cursors; ``published(revision)`` is every item as that revision's clients
     receive it, in order; ``page_size`` items per page (None: one page)."""
 
-    __slots__ = ("_caching", "_field", "_pages", "_published", "_size", "_stamp")
+    __slots__ = ("_caching", "_field", "_narrowed", "_pages", "_published", "_size", "_stamp")
 
     def __init__(
         self,
@@ -58,12 +78,18 @@ class Lister:
         self._caching = caching
         self._stamp = stamp
         self._pages: dict[str, list[bytes]] = {}
+        self._narrowed: OrderedDict[tuple[str, frozenset[str]], list[bytes]] = OrderedDict()
 
     def page(self, revision: Revision, cursor: Any) -> bytes:
         """The encoded result body of the page ``cursor`` names (None: the first)."""
-        pages = self._pages.get(revision.name)
-        if pages is None:
-            pages = self._pages[revision.name] = self._encode(revision)
+        restricted = _visible.get()
+        names = None if restricted is None else restricted.get(self._field)
+        if names is None:
+            pages = self._pages.get(revision.name)
+            if pages is None:
+                pages = self._pages[revision.name] = self._encode(revision)
+        else:
+            pages = self._narrowed_pages(revision, names)
         if cursor is None:
             return pages[0]
         index = page_index(self._field, cursor)
@@ -71,8 +97,23 @@ class Lister:
             raise RpcError(INVALID_PARAMS, "Invalid cursor")
         return pages[index]
 
-    def _encode(self, revision: Revision) -> list[bytes]:
+    def _narrowed_pages(self, revision: Revision, names: frozenset[str]) -> list[bytes]:
+        key = (revision.name, names)
+        pages = self._narrowed.get(key)
+        if pages is not None:
+            self._narrowed.move_to_end(key)
+            return pages
+        pages = self._narrowed[key] = self._encode(revision, names)
+        if len(self._narrowed) > MAX_VISIBLE_SETS:
+            self._narrowed.popitem(last=False)  # the least recently used set
+        return pages
+
+    def _encode(self, revision: Revision, names: frozenset[str] | None = None) -> list[bytes]:
         items = list(self._published(revision))
+        cache_scope = self._caching.cache_scope
+        if names is not None:
+            items = [item for item in items if item.get("name") in names]
+            cache_scope = "private"  # the list depends on who asks
         size = self._size or max(len(items), 1)
         chunks = [items[i : i + size] for i in range(0, len(items), size)] or [[]]
         pages = []
@@ -83,7 +124,7 @@ class Lister:
                 chunk,
                 cursor,
                 ttl_ms=self._caching.ttl_ms,
-                cache_scope=self._caching.cache_scope,
+                cache_scope=cache_scope,
             )
             pages.append(dumps_exact(revision.stamp(body, self._stamp)))
         return pages
