@@ -1,13 +1,28 @@
 """Is the generated package current? Answered from the build manifest in milliseconds,
-importing none of the heavy generator stages, so `check` suits a pre-commit hook."""
+importing none of the heavy generator stages, so `check` suits a pre-commit hook.
+
+The record answers both ways. Fresh: same inputs, generated files untouched, the handler
+module needing no signature update. Stale, without generating (``proven_stale``): the
+generator is the one that wrote the record, and an input changed, appeared or went (the
+headers of ``_dispatch.py`` and ``types.py`` list every input's digest, so their text
+changes with it), or a generated file differs from what the build wrote (the same
+generator on the same inputs writes the same bytes). Anything else is "run the pipeline
+to find out", never a verdict by itself.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mcp_schemagen.load.config import load_config
-from mcp_schemagen.record.fingerprint import input_digests
-from mcp_schemagen.record.manifest import HANDLERS_MODULE, Manifest, outputs_match, read_manifest
+from mcp_schemagen.load.config import Config, load_config
+from mcp_schemagen.record.fingerprint import GENERATOR_INPUT, input_digests
+from mcp_schemagen.record.manifest import (
+    HANDLERS_MODULE,
+    Manifest,
+    edited_outputs,
+    outputs_match,
+    read_manifest,
+)
 from mcp_schemagen.render.provenance import sha256_text
 
 
@@ -43,3 +58,42 @@ def fresh_record(root: Path, *, allow_outside: bool = False) -> Manifest | None:
     except Exception:  # a record read from disk may hold anything
         return None  # a damaged record: the slow path, which never reads it, decides
     return previous if current_ok else None
+
+
+def proven_stale(config: Config) -> list[str]:
+    """Why the build record proves the package stale without generating it (one line per
+    changed input or edited file), or [] when it proves nothing (no record, a record from
+    another generator, only the handler module changed): then the pipeline decides."""
+    previous = read_manifest(config.package_dir)
+    if previous is None:
+        return []
+    current = input_digests(config)
+    # Another generator (an upgrade, an edited template) may write other bytes from the
+    # same inputs, or the same bytes from changed ones: only a full build can tell.
+    if previous.inputs.get(GENERATOR_INPUT) != current[GENERATOR_INPUT]:
+        return []
+    reasons = []
+    for label in sorted(previous.inputs.keys() | current.keys()):
+        if label == GENERATOR_INPUT:
+            continue
+        before, now = previous.inputs.get(label), current.get(label)
+        if before is None:
+            reasons.append(f"{label}: new since the last build")
+        elif now is None:
+            reasons.append(f"{label}: gone since the last build")
+        elif before != now:
+            reasons.append(f"{label}: changed since the last build")
+    if reasons:
+        return reasons
+    package = config.package_dir
+    return [
+        f"{_shown(package / relative, config.root)}: differs from what the build wrote"
+        for relative in edited_outputs(package, previous.outputs)
+    ]
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

@@ -12,7 +12,8 @@ from mcp_schemagen.load.tools import find_tool_files, tool_label
 from mcp_schemagen.package_data import data_dir
 from mcp_schemagen.render.provenance import sha256_text
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # mcp_schemagen, not this folder
+GENERATOR_INPUT = "mcp-codegen"  # the label of the generator's own fingerprint
 
 
 @cache
@@ -21,15 +22,20 @@ def generator_fingerprint() -> str:
     (even without a version bump, as in a checkout) makes every earlier build stale. The
     same set of files whether installed or in a checkout, so both agree on a fresh build;
     the scaffold templates are not in it, since they never shape a build."""
+    digest = [__version__]
+    digest += [f"{_label(path)}:{sha256_text(path.read_bytes())}" for path in generator_files()]
+    return sha256_text("\n".join(digest))
+
+
+def generator_files() -> list[Path]:
+    """Every file of the generator that shapes a build: its modules (the runtime it copies
+    included), the package templates and the revision pins."""
     templates, specs = data_dir("templates"), data_dir("specs")
-    files = [
+    return [
         *sorted(_PACKAGE.rglob("*.py")),
         *sorted((templates / "package").glob("*")),
         *sorted(specs.glob("*.toml")),
     ]
-    digest = [__version__]
-    digest += [f"{_label(path)}:{sha256_text(path.read_bytes())}" for path in files]
-    return sha256_text("\n".join(digest))
 
 
 def _label(path: Path) -> str:
@@ -42,7 +48,7 @@ def _label(path: Path) -> str:
 
 def input_digests(config: Config) -> dict[str, str]:
     inputs = {
-        "mcp-codegen": generator_fingerprint(),
+        GENERATOR_INPUT: generator_fingerprint(),
         "pyproject.toml": sha256_text(config.pyproject.read_bytes()),
     }
     for path in find_tool_files(config.root, config.tool_globs, allow_outside=config.allow_outside):
