@@ -20,30 +20,26 @@ GENERATOR_INPUT = "mcp-codegen"  # the label of the generator's own fingerprint
 def generator_fingerprint() -> str:
     """The generator's own code and what it reads to build: a changed template or module
     (even without a version bump, as in a checkout) makes every earlier build stale. The
-    same set of files whether installed or in a checkout, so both agree on a fresh build;
-    the scaffold templates are not in it, since they never shape a build."""
+    same set of files and labels whether installed or in a checkout, so both agree on a
+    fresh build; the scaffold templates are not in it, since they never shape a build."""
     digest = [__version__]
-    digest += [f"{_label(path)}:{sha256_text(path.read_bytes())}" for path in generator_files()]
+    digest += [f"{label}:{sha256_text(path.read_bytes())}" for label, path in generator_files()]
     return sha256_text("\n".join(digest))
 
 
-def generator_files() -> list[Path]:
-    """Every file of the generator that shapes a build: its modules (the runtime it copies
-    included), the package templates and the revision pins."""
+def generator_files() -> list[tuple[str, Path]]:
+    """Every file of the generator that shapes a build, with its label: its modules (the
+    runtime it copies included) by their path in the package, the package templates and
+    the revision pins by folder and name (inside the wheel they sit in the package, in a
+    checkout beside it)."""
     templates, specs = data_dir("templates"), data_dir("specs")
+    data = [*sorted((templates / "package").glob("*")), *sorted(specs.glob("*.toml"))]
+    data_set = set(data)
+    modules = [p for p in sorted(_PACKAGE.rglob("*.py")) if p not in data_set]
     return [
-        *sorted(_PACKAGE.rglob("*.py")),
-        *sorted((templates / "package").glob("*")),
-        *sorted(specs.glob("*.toml")),
+        *((path.relative_to(_PACKAGE).as_posix(), path) for path in modules),
+        *((f"{path.parent.name}/{path.name}", path) for path in data),
     ]
-
-
-def _label(path: Path) -> str:
-    """A file's name relative to the generator package or its data folder, the same
-    installed or in a checkout (the runtime and handler subpackages keep their folder)."""
-    if path.is_relative_to(_PACKAGE):
-        return path.relative_to(_PACKAGE).as_posix()
-    return f"{path.parent.name}/{path.name}"
 
 
 def input_digests(config: Config) -> dict[str, str]:

@@ -125,9 +125,11 @@ def test_the_generator_fingerprint_covers_every_module_the_build_uses() -> None:
     from mcp_schemagen.record import fingerprint
 
     package = Path(freshness.__file__).resolve().parent
-    covered = set(fingerprint.generator_files())
+    labels = dict(fingerprint.generator_files())
     for module in package.rglob("*.py"):
-        assert module in covered, module  # the runtime it copies, the stages, all of it
+        label = module.relative_to(package).as_posix()
+        assert labels.get(label) == module, label  # the runtime it copies, the stages, all
+    assert "package/_dispatch.py.jinja" in labels  # data: the same label installed or not
 
 
 @pytest.mark.parametrize("diff", [False, True])
