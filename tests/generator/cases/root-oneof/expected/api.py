@@ -46,7 +46,7 @@ from ._runtime.content import (
 )
 from ._runtime.context import Context, get_context
 from ._runtime.result import ProtocolError, ToolError, ToolResult, ToolReturn
-from ._runtime.workers import nonblocking
+from ._runtime.workers import blocking, nonblocking
 
 __all__ = [
     "Annotations",
@@ -77,6 +77,7 @@ __all__ = [
     "ToolResult",
     "ToolReturn",
     "audio",
+    "blocking",
     "embedded_blob",
     "embedded_text",
     "form",
