@@ -6,8 +6,9 @@ module needing no signature update. Stale, without generating (``proven_stale``)
 generator is the one that wrote the record, and an input changed, appeared or went (the
 headers of ``_dispatch.py`` and ``types.py`` list every input's digest, so their text
 changes with it), or a generated file differs from what the build wrote (the same
-generator on the same inputs writes the same bytes). Anything else is "run the pipeline
-to find out", never a verdict by itself.
+generator on the same inputs writes the same bytes); only while the handler module is as
+the build left it, since an edited one may stop the build (exit 3), which only the merge
+can tell. Anything else is "run the pipeline to find out", never a verdict by itself.
 """
 
 from __future__ import annotations
@@ -63,10 +64,11 @@ def fresh_record(root: Path, *, allow_outside: bool = False) -> Manifest | None:
 def proven_stale(config: Config) -> list[str]:
     """Why the build record proves the package stale without generating it (one line per
     changed input or edited file), or [] when it proves nothing (no record, a record from
-    another generator, only the handler module changed): then the pipeline decides."""
+    another generator, the handler module edited since the build): then the pipeline
+    decides."""
     previous = read_manifest(config.package_dir)
-    if previous is None:
-        return []
+    if previous is None or not _handlers_as_built(config.package_dir, previous):
+        return []  # an edited handler module may stop the build (exit 3): the pipeline says
     current = input_digests(config)
     # Another generator (an upgrade, an edited template) may write other bytes from the
     # same inputs, or the same bytes from changed ones: only a full build can tell.
@@ -90,6 +92,14 @@ def proven_stale(config: Config) -> list[str]:
         f"{_shown(package / relative, config.root)}: differs from what the build wrote"
         for relative in edited_outputs(package, previous.outputs)
     ]
+
+
+def _handlers_as_built(package_dir: Path, previous: Manifest) -> bool:
+    try:
+        data = (package_dir / HANDLERS_MODULE).read_bytes()
+    except OSError:
+        return False
+    return sha256_text(data) == previous.handlers_sha256
 
 
 def _shown(path: Path, root: Path) -> str:
