@@ -48,7 +48,8 @@ def nonblocking(handler: Handler) -> Handler:
 
 def blocking(handler: Handler) -> Handler:
     """Mark a sync handler that must always run in a worker thread, even when its calls so
-    far were quick (one that usually answers from a cache but may wait on I/O)."""
+    far were quick (one that usually answers from a cache but may wait on I/O, or one that
+    must not run on the loop's thread, since it calls ``asyncio.run``)."""
     setattr(handler, BLOCKING_MARK, True)
     return handler
 
