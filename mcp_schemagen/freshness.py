@@ -6,13 +6,14 @@ module needing no signature update. Stale, without generating (``proven_stale``)
 generator is the one that wrote the record, and an input changed, appeared or went (the
 headers of ``_dispatch.py`` and ``types.py`` list every input's digest, so their text
 changes with it), or a generated file differs from what the build wrote (the same
-generator on the same inputs writes the same bytes); only while the handler module is as
-the build left it, since an edited one may stop the build (exit 3), which only the merge
-can tell. Anything else is "run the pipeline to find out", never a verdict by itself.
+generator on the same inputs writes the same bytes); only while the handler module is
+readable (else the build's exit 3 and its diagnostic are the answer). Anything else is
+"run the pipeline to find out", never a verdict by itself.
 """
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from mcp_schemagen.load.config import Config, load_config
@@ -64,11 +65,10 @@ def fresh_record(root: Path, *, allow_outside: bool = False) -> Manifest | None:
 def proven_stale(config: Config) -> list[str]:
     """Why the build record proves the package stale without generating it (one line per
     changed input or edited file), or [] when it proves nothing (no record, a record from
-    another generator, the handler module edited since the build): then the pipeline
-    decides."""
+    another generator, a handler module the merge cannot read): then the pipeline decides."""
     previous = read_manifest(config.package_dir)
-    if previous is None or not _handlers_as_built(config.package_dir, previous):
-        return []  # an edited handler module may stop the build (exit 3): the pipeline says
+    if previous is None or not _handlers_readable(config.package_dir, previous):
+        return []  # the build stops on an unreadable handler module (exit 3): it says why
     current = input_digests(config)
     # Another generator (an upgrade, an edited template) may write other bytes from the
     # same inputs, or the same bytes from changed ones: only a full build can tell.
@@ -94,12 +94,19 @@ def proven_stale(config: Config) -> list[str]:
     ]
 
 
-def _handlers_as_built(package_dir: Path, previous: Manifest) -> bool:
+def _handlers_readable(package_dir: Path, previous: Manifest) -> bool:
+    """The handler module is as the build left it, or still UTF-8 Python that parses (what
+    the merge needs to read it). Whether the merge with the new schemas would conflict
+    (a helper naming a type a removed tool defined) only a build can tell: `check` says
+    stale (exit 1) and that build explains (exit 3)."""
     try:
         data = (package_dir / HANDLERS_MODULE).read_bytes()
-    except OSError:
+        if sha256_text(data) == previous.handlers_sha256:
+            return True
+        ast.parse(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return False
-    return sha256_text(data) == previous.handlers_sha256
+    return True
 
 
 def _shown(path: Path, root: Path) -> str:

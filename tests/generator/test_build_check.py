@@ -65,6 +65,11 @@ def test_check_names_a_changed_tool_at_once_from_the_build_record(
         raise AssertionError("a changed input is stale without running the pipeline")
 
     monkeypatch.setattr("mcp_schemagen.pipeline.plan", no_pipeline)
+    handlers = project / "server" / "handlers.py"  # a body filled in since the build
+    body = handlers.read_text(encoding="utf-8").replace(
+        'raise NotImplementedError("echo")', "return 'my body'"
+    )
+    handlers.write_text(body, encoding="utf-8")
     edited = tool(description="Echo the text back, louder.")
     (project / "tools" / "echo.json").write_text(json.dumps(edited), encoding="utf-8")
     (project / "tools" / "other.json").unlink()
