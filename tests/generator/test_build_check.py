@@ -69,6 +69,7 @@ def test_check_names_a_changed_tool_at_once_from_the_build_record(
     body = handlers.read_text(encoding="utf-8").replace(
         'raise NotImplementedError("echo")', "return 'my body'"
     )
+    assert "my body" in body
     handlers.write_text(body, encoding="utf-8")
     edited = tool(description="Echo the text back, louder.")
     (project / "tools" / "echo.json").write_text(json.dumps(edited), encoding="utf-8")
