@@ -1,7 +1,7 @@
 """The servers bench/bench_server.py and bench/bench_http.py measure, all serving the same
 tools (``get_weather_0`` ...: a required string ``location``, an enum ``units`` with a
 default): a bare orjson loop, the package mcp-codegen generates (and its ``@nonblocking``
-copy), the official SDK's low-level ``Server`` and FastMCP, each written out as a program."""
+and ``async def`` copies), the official SDK's low-level ``Server`` and FastMCP, each written out as a program."""
 
 from __future__ import annotations
 
@@ -227,6 +227,13 @@ def generate_ours(root: Path, count: int = TOOLS) -> None:
     assert future in text
     text = text.replace(future, future + "\nfrom .api import nonblocking\n", 1)
     (fast / "handlers.py").write_text(text)
+    # The `async def` copy: the same handlers as coroutines, run on the loop as tasks.
+    coroutines = root / "ours_async_pkg"
+    shutil.copytree(root / "ours_pkg", coroutines)
+    text = (coroutines / "handlers.py").read_text()
+    (coroutines / "handlers.py").write_text(
+        text.replace("\ndef get_weather_", "\nasync def get_weather_")
+    )
 
 
 def write_peers(root: Path) -> dict[str, list[str]]:
@@ -240,6 +247,7 @@ def write_peers(root: Path) -> dict[str, list[str]]:
         "bare orjson loop": [python, str(root / "peer_bare.py")],
         "ours": [python, "-m", "ours_pkg"],
         "ours, @nonblocking": [python, "-m", "ours_fast_pkg"],
+        "ours, async def": [python, "-m", "ours_async_pkg"],
         "SDK low-level Server": [python, str(root / "peer_sdk.py")],
         "FastMCP": [python, str(root / "peer_fastmcp.py")],
     }

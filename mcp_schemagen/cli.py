@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcp_schemagen import __version__
-from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, sort_for_report
-from mcp_schemagen.freshness import fresh_record, is_fresh
+from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, has_errors, sort_for_report
+from mcp_schemagen.freshness import fresh_record, is_fresh, proven_stale
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import load_config
 from mcp_schemagen.load.project_root import find_project
@@ -78,6 +78,10 @@ def command_check(arguments: argparse.Namespace) -> int:
     if is_fresh(root, allow_outside=arguments.allow_outside_project):
         print("generated code is up to date")
         return EXIT_OK
+    if not arguments.diff:
+        code = _stale_from_record(arguments, root)
+        if code is not None:
+            return code
     # The generator proper is imported only now: a fresh project never pays for it.
     from mcp_schemagen.pipeline import plan, quiet
     from mcp_schemagen.write.disk import changed_files, unified_diff
@@ -91,11 +95,37 @@ def command_check(arguments: argparse.Namespace) -> int:
     sys.stdout.write(unified_diff(changed, root))
     for stale in result.stale:
         print(f"--- a/{_shown(stale)}\n+++ /dev/null\n(no longer generated; build removes it)")
-    print(
-        f"\ngenerated code is stale. Fix with:\n    mcp-codegen build {shlex.quote(str(root))}",
-        file=sys.stderr,
-    )
+    _tell_fix(root)
     return EXIT_STALE
+
+
+def _stale_from_record(arguments: argparse.Namespace, root: Path) -> int | None:
+    """The pre-commit case: the build record proves the package stale (a tool file
+    changed, say), so `check` says which inputs and fails at once, without generating;
+    the inputs are still checked, so invalid ones exit 2 as a build would. None when the
+    record proves nothing: then the pipeline decides."""
+    config = load_config(root, allow_outside=arguments.allow_outside_project)
+    reasons = proven_stale(config)
+    if not reasons:
+        return None
+    from mcp_schemagen.pipeline import check_sources
+
+    _, problems = check_sources(config)
+    if has_errors(problems):
+        raise BuildError(problems)
+    _warn(arguments, [p for p in problems if p.level is Level.WARNING])
+    for reason in reasons:
+        print(reason)
+    _tell_fix(root, diff=True)
+    return EXIT_STALE
+
+
+def _tell_fix(root: Path, *, diff: bool = False) -> None:
+    shown = shlex.quote(str(root))
+    see = f"\n(`mcp-codegen check --diff {shown}` shows the changes)" if diff else ""
+    print(
+        f"\ngenerated code is stale. Fix with:\n    mcp-codegen build {shown}{see}", file=sys.stderr
+    )
 
 
 def command_new(arguments: argparse.Namespace) -> int:
@@ -211,13 +241,20 @@ def _parser() -> argparse.ArgumentParser:
         parents=[common],
         help="fail when generated code is stale (for pre-commit and CI)",
         description="Run the build without writing anything. Exit 0 when the generated package "
-        "is current, 1 with a unified diff and the fix command when it is not, 2 on invalid input.",
+        "is current, 1 with what changed (the unified diff with --diff) and the fix command when "
+        "it is not, 2 on invalid input.",
     )
     check.add_argument(
         "dir",
         nargs="?",
         default=".",
         help="project folder holding pyproject.toml, or a folder inside it (default: .)",
+    )
+    check.add_argument(
+        "--diff",
+        action="store_true",
+        help="when stale, print the unified diff a build would apply (runs the whole pipeline;"
+        " without it, a changed input is reported at once from the build record)",
     )
     _allow_outside_argument(check)
     check.set_defaults(run=command_check)

@@ -12,37 +12,39 @@ from mcp_schemagen.load.tools import find_tool_files, tool_label
 from mcp_schemagen.package_data import data_dir
 from mcp_schemagen.render.provenance import sha256_text
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # mcp_schemagen, not this folder
+GENERATOR_INPUT = "mcp-codegen"  # the label of the generator's own fingerprint
 
 
 @cache
 def generator_fingerprint() -> str:
     """The generator's own code and what it reads to build: a changed template or module
     (even without a version bump, as in a checkout) makes every earlier build stale. The
-    same set of files whether installed or in a checkout, so both agree on a fresh build;
-    the scaffold templates are not in it, since they never shape a build."""
-    templates, specs = data_dir("templates"), data_dir("specs")
-    files = [
-        *sorted(_PACKAGE.rglob("*.py")),
-        *sorted((templates / "package").glob("*")),
-        *sorted(specs.glob("*.toml")),
-    ]
+    same set of files and labels whether installed or in a checkout, so both agree on a
+    fresh build; the scaffold templates are not in it, since they never shape a build."""
     digest = [__version__]
-    digest += [f"{_label(path)}:{sha256_text(path.read_bytes())}" for path in files]
+    digest += [f"{label}:{sha256_text(path.read_bytes())}" for label, path in generator_files()]
     return sha256_text("\n".join(digest))
 
 
-def _label(path: Path) -> str:
-    """A file's name relative to the generator package or its data folder, the same
-    installed or in a checkout (the runtime and handler subpackages keep their folder)."""
-    if path.is_relative_to(_PACKAGE):
-        return path.relative_to(_PACKAGE).as_posix()
-    return f"{path.parent.name}/{path.name}"
+def generator_files() -> list[tuple[str, Path]]:
+    """Every file of the generator that shapes a build, with its label: its modules (the
+    runtime it copies included) by their path in the package, the package templates and
+    the revision pins by folder and name (inside the wheel they sit in the package, in a
+    checkout beside it)."""
+    templates, specs = data_dir("templates"), data_dir("specs")
+    data = [*sorted((templates / "package").glob("*")), *sorted(specs.glob("*.toml"))]
+    data_set = set(data)
+    modules = [p for p in sorted(_PACKAGE.rglob("*.py")) if p not in data_set]
+    return [
+        *((path.relative_to(_PACKAGE).as_posix(), path) for path in modules),
+        *((f"{path.parent.name}/{path.name}", path) for path in data),
+    ]
 
 
 def input_digests(config: Config) -> dict[str, str]:
     inputs = {
-        "mcp-codegen": generator_fingerprint(),
+        GENERATOR_INPUT: generator_fingerprint(),
         "pyproject.toml": sha256_text(config.pyproject.read_bytes()),
     }
     for path in find_tool_files(config.root, config.tool_globs, allow_outside=config.allow_outside):

@@ -87,13 +87,24 @@ def read_manifest(package_dir: Path) -> Manifest | None:
 
 
 def outputs_match(package_dir: Path, outputs: dict[str, str]) -> bool:
-    for relative, digest in outputs.items():
+    return not edited_outputs(package_dir, outputs, first_only=True)
+
+
+def edited_outputs(
+    package_dir: Path, outputs: dict[str, str], *, first_only: bool = False
+) -> list[str]:
+    """The recorded outputs that are not on disk as the build wrote them (sorted)."""
+    edited = []
+    for relative, digest in sorted(outputs.items()):
         path = package_dir / relative
         if path.is_symlink() or not path.is_file():
-            return False  # the build writes regular files; anything else is not its output
-        try:
-            if sha256_text(path.read_bytes()) != digest:
-                return False
-        except OSError:
-            return False
-    return True
+            edited.append(relative)  # the build writes regular files; this is not its output
+        else:
+            try:
+                if sha256_text(path.read_bytes()) != digest:
+                    edited.append(relative)
+            except OSError:
+                edited.append(relative)
+        if edited and first_only:
+            break
+    return edited

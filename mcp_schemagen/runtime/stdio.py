@@ -320,17 +320,19 @@ class _Reader(asyncio.Protocol):
 
     def _admit(self) -> None:
         """Start queued requests while slots (and this round) allow."""
-        if not self._queue:
-            return
         writer = self._writer
-        writer.cork()
-        try:
-            while self._queue and self._can_start():
-                _, line = self._queue.popleft()
-                self._queued_bytes -= len(line)
-                self._line(line)
-        finally:
-            writer.uncork()
+        # Corked replies (answered at once, not tasks) end a pass when they pass
+        # WRITE_BUFFER_HIGH; once written, the transport may hold less than that and never
+        # pause, so no resume_writing would come to start the rest: the next pass does.
+        while self._queue and self._can_start():
+            writer.cork()
+            try:
+                while self._queue and self._can_start():
+                    _, line = self._queue.popleft()
+                    self._queued_bytes -= len(line)
+                    self._line(line)
+            finally:
+                writer.uncork()
 
     def _next_round(self) -> None:
         self._round_timer = None

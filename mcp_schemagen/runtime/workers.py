@@ -2,7 +2,13 @@
 query) holds up no other request, ping included. The SDK and FastMCP do the same.
 
 A handler marked ``@nonblocking`` (quick, no I/O) skips the hop and runs on the event loop:
-the fast path (bench/bench_server.py shows both, and so what the hop costs).
+the fast path (bench/bench_server.py shows both, and so what the hop costs). An unmarked one
+earns the fast path by its record (``Placement``): after ``QUICK_STREAK`` calls in a row
+that each returned within ``QUICK_SECONDS`` in a worker, it runs on the loop; one call there
+slower than ``SLOW_SECONDS`` sends it back to the workers, for good after ``MAX_DEMOTIONS``.
+So the hop (~50 µs of CPU a call) is paid by handlers that block, not by all of them, and a
+handler that turns slow stalls the loop once, not again. ``@blocking`` keeps one in the
+workers whatever its record (a quick handler that may, rarely, block for long).
 
 The threads are daemons, started as needed up to ``MAX_WORKERS``: a handler stuck forever
 cannot keep the process from exiting when the client goes. While a handler runs in a
@@ -18,12 +24,18 @@ import contextvars
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 MAX_WORKERS = min(32, (os.cpu_count() or 1) + 4)  # what concurrent.futures chooses
 NONBLOCKING_MARK = "__mcp_nonblocking__"
+BLOCKING_MARK = "__mcp_blocking__"
+QUICK_SECONDS = 50e-6  # a worker call this quick (wall time) counts toward the loop
+QUICK_STREAK = 16  # quick calls in a row that move a handler onto the loop
+SLOW_SECONDS = 1e-3  # a call on the loop slower than this sends the handler back
+MAX_DEMOTIONS = 3  # sent back this often, a handler stays in the workers
 
 
 def nonblocking(handler: Handler) -> Handler:
@@ -34,17 +46,61 @@ def nonblocking(handler: Handler) -> Handler:
     return handler
 
 
+def blocking(handler: Handler) -> Handler:
+    """Mark a sync handler that must always run in a worker thread, even when its calls so
+    far were quick (one that usually answers from a cache but may wait on I/O, or one that
+    must not run on the loop's thread, since it calls ``asyncio.run``)."""
+    setattr(handler, BLOCKING_MARK, True)
+    return handler
+
+
 def runs_in_worker(handler: Callable[..., Any], is_async: bool) -> bool:
     return not is_async and not getattr(handler, NONBLOCKING_MARK, False)
 
 
-def run_in_worker(handler: Callable[..., Any], kwargs: Mapping[str, Any]) -> asyncio.Future[Any]:
+class Placement:
+    """Where a sync handler runs now: ``inline`` (on the loop) or in a worker. Updated from
+    worker threads without a lock: a lost update under a race only delays a move."""
+
+    __slots__ = ("_demotions", "_needed", "_streak", "inline")
+
+    def __init__(self, handler: Callable[..., Any]) -> None:
+        self.inline = False
+        self._streak = 0
+        self._demotions = 0
+        # 0: never inline (marked @blocking).
+        self._needed = 0 if getattr(handler, BLOCKING_MARK, False) else QUICK_STREAK
+
+    def worker_call_took(self, seconds: float) -> None:
+        if seconds >= QUICK_SECONDS:
+            self._streak = 0
+        elif self._needed:
+            self._streak += 1
+            if self._streak >= self._needed:
+                self.inline = True
+
+    def loop_call_took(self, seconds: float) -> None:
+        if seconds > SLOW_SECONDS:
+            self.inline = False
+            self._streak = 0
+            self._demotions += 1
+            # Each return to the loop must be earned by a longer record, so a handler that
+            # is slow now and then stalls the loop ever more rarely, then never.
+            self._needed = (
+                0 if self._demotions >= MAX_DEMOTIONS else QUICK_STREAK << self._demotions
+            )
+
+
+def run_in_worker(
+    handler: Callable[..., Any], kwargs: Mapping[str, Any], placement: Placement | None = None
+) -> asyncio.Future[Any]:
     """Call ``handler(**kwargs)`` in a worker thread, in a copy of the current context (so
-    ``get_context()`` works there); the future settles on the running loop."""
+    ``get_context()`` works there); the future settles on the running loop. The call's
+    time is told to ``placement``."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[Any] = loop.create_future()
     context = contextvars.copy_context()
-    _POOL.submit(lambda: _work(loop, future, context, handler, kwargs))
+    _POOL.submit(lambda: _work(loop, future, context, handler, kwargs, placement))
     return future
 
 
@@ -76,18 +132,22 @@ def _work(
     context: contextvars.Context,
     handler: Callable[..., Any],
     kwargs: Mapping[str, Any],
+    placement: Placement | None,
 ) -> None:
     if future.cancelled():  # cancelled while it waited for a thread: do not start it
         return
     _worker.loop = loop
+    started = time.perf_counter()
     try:
-        value = context.run(handler, **kwargs)
+        value: Any = context.run(handler, **kwargs)
+        failure: BaseException | None = None
     except BaseException as exc:  # delivered to the awaiting task, which decides
-        _call_soon(loop, _settle, future, None, exc)
-    else:
-        _call_soon(loop, _settle, future, value, None)
-    finally:
-        _worker.loop = None
+        value, failure = None, exc
+    took = time.perf_counter() - started
+    _worker.loop = None
+    if placement is not None:  # before the reply goes, so the client's next call sees it
+        placement.worker_call_took(took)
+    _call_soon(loop, _settle, future, value, failure)
 
 
 def _settle(future: asyncio.Future[Any], value: Any, exc: BaseException | None) -> None:

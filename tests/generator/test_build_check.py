@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mcp_schemagen import freshness
+from mcp_schemagen.load.config import load_config
 from mcp_schemagen.runtime.protocol import NAMES
 from tests.support.projects import run_cli, tool, write_project
 
@@ -47,7 +48,7 @@ def test_check_fails_with_a_diff_and_the_fix_command_after_an_edit(project: Path
     edited = tool(description="Echo the text back, louder.")
     (project / "tools" / "echo.json").write_text(json.dumps(edited), encoding="utf-8")
     before = _snapshot(project)
-    code, out, err = run_cli("check", str(project))
+    code, out, err = run_cli("check", "--diff", str(project))
     assert code == 1
     assert re.search(r'^-\s+"description": "Echo the text back\.",$', out, re.MULTILINE)
     assert re.search(r'^\+\s+"description": "Echo the text back, louder\.",$', out, re.MULTILINE)
@@ -55,17 +56,107 @@ def test_check_fails_with_a_diff_and_the_fix_command_after_an_edit(project: Path
     assert _snapshot(project) == before, "check never writes"
 
 
-def test_check_exits_2_on_a_broken_file(project: Path) -> None:
+def test_check_names_a_changed_tool_at_once_from_the_build_record(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22, the pre-commit case: the record proves the edit stale, so no generation."""
+
+    def no_pipeline(*_: object, **__: object) -> None:
+        raise AssertionError("a changed input is stale without running the pipeline")
+
+    monkeypatch.setattr("mcp_schemagen.pipeline.plan", no_pipeline)
+    handlers = project / "server" / "handlers.py"  # a body filled in since the build
+    body = handlers.read_text(encoding="utf-8").replace(
+        'raise NotImplementedError("echo")', "return 'my body'"
+    )
+    assert "my body" in body
+    handlers.write_text(body, encoding="utf-8")
+    edited = tool(description="Echo the text back, louder.")
+    (project / "tools" / "echo.json").write_text(json.dumps(edited), encoding="utf-8")
+    (project / "tools" / "other.json").unlink()
+    (project / "tools" / "third.json").write_text(json.dumps(tool("third")), encoding="utf-8")
+    before = _snapshot(project)
+    code, out, err = run_cli("check", str(project))
+    assert (code, out) == (
+        1,
+        "tools/echo.json: changed since the last build\n"
+        "tools/other.json: gone since the last build\n"
+        "tools/third.json: new since the last build\n",
+    )
+    assert f"Fix with:\n    mcp-codegen build {project}" in err
+    assert f"mcp-codegen check --diff {project}" in err
+    assert _snapshot(project) == before, "check never writes"
+
+
+def test_check_names_a_hand_edited_generated_file_at_once(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("mcp_schemagen.pipeline.plan", None)  # never called
+    dispatch = project / "server" / "_dispatch.py"
+    dispatch.write_text(dispatch.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    (project / "server" / "types.py").unlink()
+    code, out, _ = run_cli("check", str(project))
+    assert (code, out) == (
+        1,
+        "server/_dispatch.py: differs from what the build wrote\n"
+        "server/types.py: differs from what the build wrote\n",
+    )
+
+
+def test_a_record_from_another_generator_proves_nothing(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same inputs through a changed generator may give other bytes, and changed inputs
+    the same bytes: only the pipeline can tell, so `check` runs it (and here finds the
+    package current, since this generator change alters no output)."""
+    from mcp_schemagen.record import fingerprint
+
+    monkeypatch.setattr(fingerprint, "generator_fingerprint", lambda: "another generator")
+    assert freshness.proven_stale(load_config(project)) == []
+    code, out, _ = run_cli("check", str(project))
+    assert (code, out) == (0, "generated code is up to date\n")
+
+
+def test_every_input_the_record_holds_is_in_the_dispatch_header(project: Path) -> None:
+    """What lets a changed input prove the package stale without a build: the text of
+    _dispatch.py names the digest of every input but the generator's own."""
+    record = json.loads((project / "server" / "_manifest.json").read_text(encoding="utf-8"))
+    dispatch = (project / "server" / "_dispatch.py").read_text(encoding="utf-8")
+    for label, digest in record["inputs"].items():
+        if label != "mcp-codegen":
+            assert f"# input: {label} sha256={digest}\n" in dispatch, label
+
+
+def test_the_generator_fingerprint_covers_every_module_the_build_uses() -> None:
+    from mcp_schemagen.record import fingerprint
+
+    package = Path(freshness.__file__).resolve().parent
+    labels = dict(fingerprint.generator_files())
+    for module in package.rglob("*.py"):
+        label = module.relative_to(package).as_posix()
+        assert labels.get(label) == module, label  # the runtime it copies, the stages, all
+    assert "package/_dispatch.py.jinja" in labels  # data: the same label installed or not
+
+
+@pytest.mark.parametrize("diff", [False, True])
+def test_check_exits_2_on_a_broken_file(project: Path, diff: bool) -> None:
     (project / "tools" / "echo.json").write_text("{", encoding="utf-8")
-    code, _, err = run_cli("check", str(project))
+    code, _, err = run_cli("check", *(["--diff"] if diff else []), str(project))
     assert code == 2
     assert "tools/echo.json#: error: not valid JSON" in err
+
+
+def test_check_exits_2_when_two_tools_share_a_name(project: Path) -> None:
+    (project / "tools" / "other.json").write_text(json.dumps(tool("echo")), encoding="utf-8")
+    code, _, err = run_cli("check", str(project))
+    assert code == 2
+    assert "tool name 'echo' is already used" in err
 
 
 def test_check_sees_a_hand_edited_generated_file(project: Path) -> None:
     dispatch = project / "server" / "_dispatch.py"
     dispatch.write_text(dispatch.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
-    code, out, _ = run_cli("check", str(project))
+    code, out, _ = run_cli("check", "--diff", str(project))
     assert code == 1
     assert "-# edited" in out
 
@@ -87,7 +178,7 @@ def test_a_removed_tool_loses_its_generated_modules_but_never_its_handler(projec
         encoding="utf-8",
     )
     (project / "tools" / "other.json").unlink()
-    code, out, _ = run_cli("check", str(project))
+    code, out, _ = run_cli("check", "--diff", str(project))
     assert code == 1
     assert "other__input.py" in out
     code, out, _ = run_cli("build", "-q", str(project))
@@ -101,7 +192,7 @@ def test_a_removed_tool_loses_its_generated_modules_but_never_its_handler(projec
 def test_a_new_tool_file_is_noticed(project: Path) -> None:
     (project / "tools" / "third.json").write_text(json.dumps(tool("third")), encoding="utf-8")
     assert not freshness.is_fresh(project)
-    code, out, _ = run_cli("check", str(project))
+    code, out, _ = run_cli("check", "--diff", str(project))
     assert code == 1 and "third__input.py" in out
 
 

@@ -227,6 +227,64 @@ async def test_sync_handlers_run_in_workers_unless_marked_nonblocking(runtime: A
     assert [m["params"]["data"] for m in peer.sent] == ["from a worker"]
 
 
+@run
+async def test_a_quick_sync_handler_earns_the_loop_unless_marked_blocking(runtime: Any) -> None:
+    """Issue 22: quick calls in workers move a sync handler onto the loop (no thread hop);
+    ``@blocking`` keeps one in the workers however quick its calls."""
+    import threading
+
+    seen: dict[str, list[str]] = {"plain": [], "pinned": []}
+
+    def plain() -> str:
+        seen["plain"].append(threading.current_thread().name)
+        return "ok"
+
+    @runtime.workers.blocking
+    def pinned() -> str:
+        seen["pinned"].append(threading.current_thread().name)
+        return "ok"
+
+    server = server_with(runtime, entry(runtime, "plain", plain), entry(runtime, "pinned", pinned))
+    peer = await Peer.open(server, "2025-06-18")
+    for _ in range(4 * runtime.workers.QUICK_STREAK):
+        for name in ("plain", "pinned"):
+            assert text(await peer.call(name)) == "ok"
+    loop_thread = threading.current_thread().name
+    assert seen["plain"][0].startswith("mcp-handler-")
+    assert seen["plain"][-1] == loop_thread
+    assert all(name.startswith("mcp-handler-") for name in seen["pinned"])
+
+
+def test_a_handler_sent_back_from_the_loop_needs_a_longer_record_then_stays(
+    runtime: Any,
+) -> None:
+    workers = runtime.workers
+    placement = workers.Placement(lambda: None)
+    quick, slow = workers.QUICK_SECONDS / 2, workers.SLOW_SECONDS * 2
+    needed = []
+    for _ in range(workers.MAX_DEMOTIONS):
+        calls = 0
+        while not placement.inline and calls < 10_000:
+            placement.worker_call_took(quick)
+            calls += 1
+        needed.append(calls)
+        placement.loop_call_took(workers.SLOW_SECONDS / 2)  # quick enough: stays
+        assert placement.inline
+        placement.loop_call_took(slow)
+        assert not placement.inline
+    assert needed == [workers.QUICK_STREAK << n for n in range(workers.MAX_DEMOTIONS)]
+    for _ in range(10_000):
+        placement.worker_call_took(quick)
+    assert not placement.inline  # sent back MAX_DEMOTIONS times: in the workers for good
+    placement.worker_call_took(slow)  # a slow call in a worker breaks a streak
+    fresh = workers.Placement(lambda: None)
+    for _ in range(workers.QUICK_STREAK - 1):
+        fresh.worker_call_took(quick)
+    fresh.worker_call_took(slow)
+    fresh.worker_call_took(quick)
+    assert not fresh.inline
+
+
 # ------------------------------------------------ arguments beyond the parameters (9.10)
 
 

@@ -51,6 +51,15 @@ def nap(*, seconds: float) -> str:
     return "rested"
 
 
+def moody(*, seconds: float) -> str:
+    # Quick (no sleep at all) until asked to block; says which thread it ran on.
+    if seconds:
+        _time.sleep(seconds)
+    import threading as _threading
+
+    return _threading.current_thread().name
+
+
 async def unsendable() -> Any:
     return object()
 
@@ -75,6 +84,9 @@ TOOLS = TOOLS + (
     _entry({"name": "nap", "description": "time.sleep in a sync handler", "inputSchema": {
         "type": "object", "properties": {"seconds": {"type": "number", "maximum": 5}},
         "required": ["seconds"]}}, handlers.nap),
+    _entry({"name": "moody", "description": "quick, then time.sleep", "inputSchema": {
+        "type": "object", "properties": {"seconds": {"type": "number", "maximum": 5}},
+        "required": ["seconds"]}}, handlers.moody),
     _entry({"name": "unsendable", "description": "Returns an object",
             "inputSchema": {"type": "object"}}, handlers.unsendable),
     _entry({"name": "ask", "description": "Elicits the client",
@@ -174,6 +186,36 @@ def test_a_blocking_sync_handler_holds_up_nothing(package_root: Path, tmp_path: 
         conversation.wait(listing)
         assert ping in conversation.responses and napping not in conversation.responses
         assert conversation.wait(napping)["result"]["content"][0]["text"] == "rested"
+    finally:
+        conversation.kill()
+
+
+def test_a_quick_sync_handler_moves_onto_the_loop_and_back_when_it_blocks(
+    package_root: Path, tmp_path: Path
+) -> None:
+    """Issue 22: a sync handler whose calls in workers were all quick runs on the event loop
+    (no thread hop); its first slow call there sends it back to the workers, so from the
+    next call on it again holds up no ping."""
+    conversation = Conversation(package_root, PACKAGE, "2025-11-25", tmp_path / "stderr")
+    quick = call_params("2025-11-25", "moody", {"seconds": 0})
+    slow = call_params("2025-11-25", "moody", {"seconds": 2})
+    try:
+        handshake(conversation)
+        threads = [conversation.result("tools/call", quick)["content"][0]["text"]]
+        assert threads[0].startswith("mcp-handler-")  # first calls: in a worker
+        while threads[-1] != "MainThread" and len(threads) < 500:
+            threads.append(conversation.result("tools/call", quick)["content"][0]["text"])
+        assert threads[-1] == "MainThread", f"never moved onto the loop: {threads[-3:]}"
+        # The first slow call runs on the loop (it was quick till now) and blocks it.
+        assert conversation.result("tools/call", slow)["content"][0]["text"] == "MainThread"
+        # From then on it runs in a worker again: a ping waits for nothing.
+        napping = conversation.start("tools/call", slow)
+        sent = time.monotonic()
+        conversation.wait(conversation.start("ping"))
+        ping_wait = time.monotonic() - sent
+        assert napping not in conversation.responses
+        assert ping_wait < 0.1, f"the ping waited {ping_wait:.3f} s behind the slow call"
+        assert conversation.wait(napping)["result"]["content"][0]["text"].startswith("mcp-handler-")
     finally:
         conversation.kill()
 

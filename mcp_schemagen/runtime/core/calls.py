@@ -9,6 +9,7 @@ handler, a sync one in a worker thread) becomes a task the session tracks, so
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any
 
@@ -101,9 +102,23 @@ class Calls:
         # async handler sees it for its whole run.
         entered = enter(context)
         try:
-            if tool.in_worker:  # a sync handler may block: never on the event loop
-                running = run_in_worker(tool.handler, kwargs)
-                return self._start(tool, running, request_id, revision, session, channel)
+            placement = tool.placement
+            if placement is not None:  # a sync handler may block: not on the event loop...
+                if not placement.inline:
+                    running = run_in_worker(tool.handler, kwargs, placement)
+                    return self._start(tool, running, request_id, revision, session, channel)
+                # ...unless its calls in workers were all quick (workers.Placement).
+                started = time.perf_counter()
+                try:
+                    value = tool.handler(**kwargs)
+                except (Interrupt, ClientCapabilityMissing, asyncio.CancelledError) as stop:
+                    # What a worker's task makes of these (questions, a failure), it does here.
+                    return self._start(tool, _raised(stop), request_id, revision, session, channel)
+                finally:
+                    placement.loop_call_took(time.perf_counter() - started)
+                if _awaitable(value):
+                    return self._start(tool, value, request_id, revision, session, channel)
+                return tool.response(value, request_id, revision, self._stamp)
             value = tool.handler(**kwargs)
             if tool.is_async or _awaitable(value):
                 return self._start(tool, value, request_id, revision, session, channel)
@@ -164,6 +179,10 @@ class Calls:
         finally:
             session.forget(request_id, task)
         return tool.response(value, request_id, revision, self._stamp)
+
+
+async def _raised(exc: BaseException) -> Any:
+    raise exc
 
 
 def _awaitable(value: Any) -> bool:

@@ -29,7 +29,7 @@ from ..registry import ToolEntry
 from ..result import UNSET, ToolError, ToolResult
 from ..shorten import shorten
 from ..validation import Validator, compile_validator, describe_errors
-from ..workers import runs_in_worker
+from ..workers import Placement, runs_in_worker
 
 _IMMUTABLE = (str, int, float, bool, type(None))
 
@@ -53,6 +53,7 @@ class DispatchTool:
         "in_worker",
         "is_async",
         "name",
+        "placement",
     )
 
     def __init__(self, entry: ToolEntry) -> None:
@@ -61,6 +62,8 @@ class DispatchTool:
         self.handler = entry.handler
         self.is_async = inspect.iscoroutinefunction(entry.handler)
         self.in_worker = runs_in_worker(entry.handler, self.is_async)
+        # Where a sync handler runs now: in workers until its calls prove quick.
+        self.placement = Placement(entry.handler) if self.in_worker else None
         # Validators are compiled on a tool's first call, not at start-up: a server with
         # hundreds of tools starts in milliseconds and holds only the ones it uses. The
         # build compiled every schema with the same options, so none fails here later.
