@@ -48,7 +48,7 @@ from ._runtime.content import (
 from ._runtime.context import Context, get_context
 from ._runtime.prompt_result import PromptMessage, PromptResult, PromptReturn, assistant, user
 from ._runtime.result import ProtocolError, ToolError, ToolResult, ToolReturn
-from ._runtime.workers import nonblocking
+from ._runtime.workers import blocking, nonblocking
 
 __all__ = [
     "Annotations",
@@ -83,6 +83,7 @@ __all__ = [
     "ToolReturn",
     "assistant",
     "audio",
+    "blocking",
     "embedded_blob",
     "embedded_text",
     "form",
