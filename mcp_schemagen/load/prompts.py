@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
+from mcp_schemagen.diagnostics import Diagnostic, error
 from mcp_schemagen.load.containment import outside_message
 from mcp_schemagen.load.tools import (
+    definitions_in,
     file_name_problem,
     find_tool_files,
     not_json,
@@ -32,36 +33,8 @@ class PromptSource:
 
 def prompts_in(document: Any, label: str) -> tuple[list[PromptSource], list[Diagnostic]]:
     """The prompts a parsed file holds, by shape: a prompt, a list, or a prompts/list result."""
-    if isinstance(document, dict) and isinstance(document.get("result"), dict):
-        return _list_at(document["result"].get("prompts"), label, "/result/prompts")
-    if isinstance(document, dict) and "prompts" in document and "name" not in document:
-        return _list_at(document["prompts"], label, "/prompts")
-    if isinstance(document, list):
-        return _list_at(document, label, "")
-    if isinstance(document, dict):
-        return [PromptSource(label, "", document)], []
-    return [], [
-        error(
-            label,
-            "",
-            "expected a prompt (an object with a name), a list of prompts, "
-            'or a prompts/list result ({"prompts": [...]})',
-        )
-    ]
-
-
-def _list_at(items: Any, label: str, pointer: str) -> tuple[list[PromptSource], list[Diagnostic]]:
-    if not isinstance(items, list):
-        return [], [error(label, pointer, "expected a list of prompts")]
-    found: list[PromptSource] = []
-    problems: list[Diagnostic] = []
-    for index, item in enumerate(items):
-        where = pointer_join(pointer, index)
-        if isinstance(item, dict):
-            found.append(PromptSource(label, where, item))
-        else:
-            problems.append(error(label, where, "expected a prompt object"))
-    return found, problems
+    found, problems = definitions_in(document, label, "prompts", "a prompt (an object with a name)")
+    return [PromptSource(label, pointer, item) for pointer, item in found], problems
 
 
 def find_prompt_files(

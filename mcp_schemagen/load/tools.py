@@ -251,35 +251,43 @@ def not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
 
 def tools_in(document: Any, label: str) -> tuple[list[ToolSource], list[Diagnostic]]:
     """The tools a parsed file holds, by shape: a tool, a list, or a tools/list result."""
+    found, problems = definitions_in(
+        document, label, "tools", "a tool (an object with name and inputSchema)"
+    )
+    return [ToolSource(label, pointer, item) for pointer, item in found], problems
+
+
+def definitions_in(
+    document: Any, label: str, plural: str, one: str
+) -> tuple[list[tuple[str, dict[str, Any]]], list[Diagnostic]]:
+    """(pointer, definition) of each definition a parsed file holds, by shape: one, a list,
+    or a saved ``<plural>/list`` result (``{"result": {plural: [...]}}`` or ``{plural: [...]}``).
+    ``one`` describes a single definition in the error a file of no such shape gets."""
     if isinstance(document, dict) and isinstance(document.get("result"), dict):
-        return _list_at(document["result"].get("tools"), label, "/result/tools")
-    if isinstance(document, dict) and "tools" in document and "name" not in document:
-        return _list_at(document["tools"], label, "/tools")
+        return _list_at(document["result"].get(plural), label, f"/result/{plural}", plural)
+    if isinstance(document, dict) and plural in document and "name" not in document:
+        return _list_at(document[plural], label, f"/{plural}", plural)
     if isinstance(document, list):
-        return _list_at(document, label, "")
+        return _list_at(document, label, "", plural)
     if isinstance(document, dict):
-        return [ToolSource(label, "", document)], []
-    return [], [
-        error(
-            label,
-            "",
-            "expected a tool (an object with name and inputSchema), a list of tools, "
-            'or a tools/list result ({"tools": [...]})',
-        )
-    ]
+        return [("", document)], []
+    shape = f'expected {one}, a list of {plural}, or a {plural}/list result ({{"{plural}": [...]}})'
+    return [], [error(label, "", shape)]
 
 
-def _list_at(items: Any, label: str, pointer: str) -> tuple[list[ToolSource], list[Diagnostic]]:
+def _list_at(
+    items: Any, label: str, pointer: str, plural: str
+) -> tuple[list[tuple[str, dict[str, Any]]], list[Diagnostic]]:
     if not isinstance(items, list):
-        return [], [error(label, pointer, "expected a list of tools")]
-    found: list[ToolSource] = []
+        return [], [error(label, pointer, f"expected a list of {plural}")]
+    found: list[tuple[str, dict[str, Any]]] = []
     problems: list[Diagnostic] = []
     for index, item in enumerate(items):
         where = pointer_join(pointer, index)
         if isinstance(item, dict):
-            found.append(ToolSource(label, where, item))
+            found.append((where, item))
         else:
-            problems.append(error(label, where, "expected a tool object"))
+            problems.append(error(label, where, f"expected a {plural.removesuffix('s')} object"))
     return found, problems
 
 

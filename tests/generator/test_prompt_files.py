@@ -146,6 +146,8 @@ def test_prompt_files_are_fingerprinted_and_check_sees_an_edit(tmp_path: Path) -
     assert run_cli("check", "-q", str(root))[0] == 0
     (root / "prompts" / "a.yaml").write_text("name: p\narguments:\n  - name: y\n", encoding="utf-8")
     code, out, _ = run_cli("check", "-q", str(root))
+    assert code == 1 and "prompts/a.yaml: changed since the last build" in out
+    code, out, _ = run_cli("check", "--diff", "-q", str(root))
     assert code == 1 and "y: str | None = None" in out
 
 
