@@ -41,14 +41,20 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+def _inventory(tools: int, prompts: int) -> str:
+    """What a package serves, as the build's summary says it: "3 tools, 1 prompt"."""
+    said = f"{tools} tool{'s' * (tools != 1)}"
+    return said + (f", {prompts} prompt{'s' * (prompts != 1)}" if prompts else "")
+
+
 def command_build(arguments: argparse.Namespace) -> int:
     root = find_project(Path(arguments.dir))
     allow_outside = arguments.allow_outside_project
     record = fresh_record(root, allow_outside=allow_outside)
     if record is not None:  # the build record proves there is nothing to write
-        tools = len(record.handlers["handlers"])
+        kinds = [h.get("kind", "tool") for h in record.handlers["handlers"]]
         package = load_config(root, allow_outside=allow_outside).package
-        print(f"{package}: up to date ({tools} tools)")
+        print(f"{package}: up to date ({_inventory(kinds.count('tool'), kinds.count('prompt'))})")
         return EXIT_OK
     # The generator proper is imported only now: a fresh project never pays for it.
     from mcp_schemagen.pipeline import plan, quiet, stderr_progress
@@ -64,10 +70,12 @@ def command_build(arguments: argparse.Namespace) -> int:
     for stale in result.stale:
         print(f"removed {_shown(stale)} (no longer generated)")
     if not written and not result.stale:
-        print(f"{result.config.package}: up to date ({result.tool_count} tools)")
+        inventory = _inventory(result.tool_count, result.prompt_count)
+        print(f"{result.config.package}: up to date ({inventory})")
     else:
         print(
-            f"{result.config.package}: {result.tool_count} tools, protocol revisions "
+            f"{result.config.package}: {_inventory(result.tool_count, result.prompt_count)}, "
+            "protocol revisions "
             f"{', '.join(result.config.revisions)}, in {_shown(result.config.package_dir)}"
         )
     return EXIT_OK

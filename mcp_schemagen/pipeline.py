@@ -62,6 +62,7 @@ class Plan:
     stale: list[Path]  # files an earlier build generated that this one does not
     warnings: list[Diagnostic]
     tool_count: int
+    prompt_count: int = 0
 
 
 def _duplicate_names(sources: list[ToolSource]) -> list[Diagnostic]:
@@ -221,4 +222,5 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     )
     files.append(handlers)
     files.append(OutputFile(config.package_dir / MANIFEST_NAME, manifest.to_text()))
-    return Plan(config, sorted(files, key=lambda f: f.path), stale, warnings, len(tools))
+    files = sorted(files, key=lambda f: f.path)
+    return Plan(config, files, stale, warnings, len(tools), len(prompts))

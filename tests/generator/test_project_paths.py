@@ -34,7 +34,7 @@ def test_check_and_build_find_the_project_from_a_subfolder(
     assert "generated code is stale" in err
     code, out, err = run_cli("build", "-q")
     assert code == 0, err
-    assert "server: 1 tools" in out
+    assert "server: 1 tool," in out
     assert '"Louder."' in (project / "server" / "_dispatch.py").read_text(encoding="utf-8")
 
 

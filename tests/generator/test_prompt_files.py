@@ -161,3 +161,11 @@ def test_the_prompts_glob_is_configurable(tmp_path: Path) -> None:
     )
     assert run_cli("build", "-q", str(root))[0] == 0
     assert '# mcp-codegen prompt: "p"' in (root / "server" / "handlers.py").read_text()
+
+
+def test_the_build_summary_counts_prompts_apart_from_tools(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"a.yaml": "name: p\n", "b.yaml": "name: q\n"})
+    code, out, _ = run_cli("build", "-q", str(root))
+    assert code == 0 and ", 2 prompts, protocol revisions" in out, out
+    code, out, _ = run_cli("build", "-q", str(root))  # from the build record
+    assert code == 0 and "up to date (" in out and ", 2 prompts)" in out, out
