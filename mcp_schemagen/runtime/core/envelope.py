@@ -129,9 +129,10 @@ class Envelope:
         await admission.take()
         try:
             reply = self._route_safely(request_id, method, params, session)
-            if reply is None or type(reply) is bytes:
+            if reply is None or isinstance(reply, bytes):
                 return reply
-            return await reply  # type: ignore[misc]
+            answered: bytes | None = await reply
+            return answered
         finally:
             admission.give()
 

@@ -55,11 +55,15 @@ class Responder:
         failure: RpcError,
         revision: Revision | None = None,
         retry_after: int | None = None,
+        close: bool = False,
     ) -> None:
         """An HTTP error whose body is the JSON-RPC error response (no id when there is no
-        request to answer), in ``revision``'s form; ``retry_after`` seconds for a 503."""
+        request to answer), in ``revision``'s form; ``retry_after`` seconds for a 503;
+        ``close``: the connection ends after it (a body left unread)."""
         rid = request_id if type(request_id) in (str, int) else None
-        extra = [(b"retry-after", b"%d" % retry_after)] if retry_after is not None else None
+        extra = [(b"retry-after", b"%d" % retry_after)] if retry_after is not None else []
+        if close:
+            extra.append((b"connection", b"close"))
         await self.respond(status, (revision or self._fallback).error(rid, failure), JSON, extra)
 
 
