@@ -350,3 +350,51 @@ async def test_at_the_inflight_limit_requests_queue_and_ping_and_cancellations_p
     assert done.done()
     # Cancelled requests get no reply, the queued one that was cancelled never started.
     assert {orjson.loads(m)["id"] for m in writer.out} == {0, 100}
+
+
+def _nested(depth: int, kind: str) -> bytes:
+    """JSON of arrays (or objects) ``depth`` levels deep, the innermost empty (as text:
+    orjson writes no more than 255 levels)."""
+    if kind == "array":
+        return b"[" * depth + b"]" * depth
+    return b'{"k":' * (depth - 1) + b"{}" + b"}" * (depth - 1)
+
+
+async def _call_nested(peer: Peer, tool: str, nested: bytes) -> Any:
+    message = orjson.dumps(peer.message("tools/call", {"name": tool, "arguments": {"a": 0}}))
+    return await peer.raw(message.replace(b'"a":0', b'"a":' + nested))
+
+
+@run
+async def test_deeply_nested_arguments_are_invalid_params_naming_the_limit(
+    runtime: Any, capsys: Any
+) -> None:
+    limit = runtime.validation.MAX_DEPTH
+    schemas = {  # each made jsonschema-rs hit its recursion limit (-32603 and a traceback)
+        "items": {"type": "object", "properties": {"a": {"type": "array", "items": {}}}},
+        "const": {"type": "object", "properties": {"a": {"const": 1}}},
+        "open": {"type": "object"},
+    }
+    tools = [
+        entry(runtime, name, lambda **_: "ran", input_schema=schema, arguments={"a": "a"})
+        for name, schema in schemas.items()
+    ]
+    server = server_with(runtime, *tools)
+    for revision in REVISIONS:
+        peer = await Peer.open(server, revision)
+        for tool in tools:
+            for kind in ("array", "object"):
+                for depth in (limit, 500, 1000):  # the arguments object is one level more
+                    reply = await _call_nested(peer, tool.name, _nested(depth, kind))
+                    if revision >= "2025-11-25":  # a tool execution error the model reads
+                        assert reply["result"]["isError"] is True, reply
+                        said = reply["result"]["content"][0]["text"]
+                    else:
+                        assert reply["error"]["code"] == -32602, (revision, reply)
+                        said = json.dumps(reply["error"])
+                    assert f"more than {limit} levels" in said, said
+                fits = json.dumps(await _call_nested(peer, tool.name, _nested(limit - 1, kind)))
+                assert f"more than {limit} levels" not in fits, fits  # at the limit: validated
+                if tool.name == "open" or (tool.name == "items" and kind == "array"):
+                    assert "ran" in fits, fits
+    assert "Traceback" not in capsys.readouterr().err
