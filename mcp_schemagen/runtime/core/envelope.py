@@ -47,6 +47,10 @@ class Envelope:
             message = _loads(raw)
         except _JSONDecodeError as exc:
             return self.error_reply(None, parse_error(exc), session)
+        return self.handle(message, session)
+
+    def handle(self, message: Any, session: Session) -> Reply:
+        """Handle one message already decoded (by ``exact_json.loads``)."""
         kind = type(message)
         if kind is dict:
             return self._one(message, session)

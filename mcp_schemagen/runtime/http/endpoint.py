@@ -18,10 +18,10 @@ PLAIN_TEXT = b"text/plain; charset=utf-8"
 
 
 class MessageCore(Protocol):
-    """What an endpoint needs of the server: one message handled for one session (as
-    ``Server.receive`` does)."""
+    """What an endpoint needs of the server: one message, decoded once by the app, handled
+    for one session (``Server.handle``)."""
 
-    def receive(self, raw: bytes, session: Session) -> Reply: ...
+    def handle(self, message: Any, session: Session) -> Reply: ...
 
 
 class Responder:

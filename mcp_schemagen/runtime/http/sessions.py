@@ -69,7 +69,7 @@ class SessionEndpoint:
         if type(message) is dict and message.get("method") == "initialize":
             session = Session(channel.send)
             session.admission = self.admission
-            reply = settle(self.core.receive(request.body, session))
+            reply = settle(self.core.handle(request.message, session))
             extra: list[tuple[bytes, bytes]] = []
             if session.revision is not None:
                 session_id = secrets.token_urlsafe(24)  # 192 random bits, visible ASCII
@@ -104,7 +104,7 @@ class SessionEndpoint:
         ]
         session_header = [(b"mcp-session-id", session_id.encode())]
         if not requests:  # notifications and responses: 202, or 400 with stdio's error
-            noted = self.core.receive(request.body, session)
+            noted = self.core.handle(request.message, session)
             if noted is None or isinstance(noted, bytes):
                 if type(message) is dict or revision.batching:  # a refused batch means nothing
                     for one in messages:
@@ -131,7 +131,7 @@ class SessionEndpoint:
             self._running[(session_id, request_id)] = session
         self.store.track_calls(resumable.key, requests)  # who answers them (worker lease)
         try:
-            reply = settle(self.core.receive(request.body, session))
+            reply = settle(self.core.handle(request.message, session))
             if session.log_rank != record["log_rank"]:
                 await self.store.update_session(session_id, {"log_rank": session.log_rank})
             await answer(

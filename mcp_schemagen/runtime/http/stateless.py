@@ -80,7 +80,7 @@ class StatelessEndpoint:
         session.client_capabilities = meta[META_CLIENT_CAPABILITIES]
         info = meta.get(META_CLIENT_INFO)
         session.client_info = info if type(info) is dict else {}
-        reply = settle(self.core.receive(request.body, session))
+        reply = settle(self.core.handle(request.message, session))
         await answer(request, channel, reply, status_of=_status, headers=[], resumable=None)
 
     def _check(self, message: Any, headers: Mapping[str, str]) -> tuple[RpcError | None, int]:
