@@ -1,10 +1,12 @@
 """The JSON-RPC envelope: bytes in, one reply out, batches, notifications and responses.
 
 Whatever the message, the client gets an error reply rather than an exception: bad JSON
-(-32700), a message that is no request (-32600), a bad id or params, a batch where the
-revision has none. A well-formed request goes to the ``Route`` the server gives, which
+(-32700, with where it broke), a message that is no request (-32600, with which member is
+wrong), a bad id or params, a batch where the revision has none or of more than
+``MAX_BATCH`` messages. A well-formed request goes to the ``Route`` the server gives, which
 answers it (or raises ``RpcError``); notifications change the session, and a response
-wakes the handler that asked the client.
+wakes the handler that asked the client. With ``Session.admission`` set (HTTP), a request
+starts only with a free slot (core/admission.py), batch members one after another.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from .admission import Slots
 
 # Answers one well-formed request (id, method, params as an object) or raises RpcError.
 Route = Callable[[RequestId, str, dict[str, Any], Session], Reply]
+
+# Messages in one batch: what its reply may hold is then bounded (a batch of small
+# messages asking for large replies, e.g. tools/list pages, is the costliest case).
+MAX_BATCH = 10_000
 
 _loads = exact_json.loads  # integers beyond 64 bits stay integers
 _JSONDecodeError = orjson.JSONDecodeError
@@ -150,6 +156,14 @@ class Envelope:
             return self.error_reply(
                 None, RpcError(INVALID_REQUEST, "Invalid Request: empty batch"), session
             )
+        if len(messages) > MAX_BATCH:
+            failure = RpcError(
+                INVALID_REQUEST,
+                f"Invalid Request: a batch of {len(messages)} messages; this server takes at "
+                f"most {MAX_BATCH} in one batch (none was handled): send smaller batches",
+                {"members": len(messages), "limit": MAX_BATCH},
+            )
+            return self.error_reply(None, failure, session)
         joined = _Joined()
         admission = session.admission
         for index, message in enumerate(messages):
