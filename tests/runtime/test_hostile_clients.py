@@ -398,3 +398,78 @@ async def test_deeply_nested_arguments_are_invalid_params_naming_the_limit(
                 if tool.name == "open" or (tool.name == "items" and kind == "array"):
                     assert "ran" in fits, fits
     assert "Traceback" not in capsys.readouterr().err
+
+
+class _Stdin:
+    """The read side of stdio as ``_Reader`` drives it: paused and resumed."""
+
+    def __init__(self) -> None:
+        self.reading = True
+        self.pauses = 0
+
+    def is_reading(self) -> bool:
+        return self.reading
+
+    def is_closing(self) -> bool:
+        return False
+
+    def pause_reading(self) -> None:
+        self.reading = False
+        self.pauses += 1
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+
+@run
+async def test_stdin_is_not_read_while_the_queue_holds_8_mib_of_requests(
+    runtime: Any, dispatch: ModuleType
+) -> None:
+    stdio = runtime.stdio
+    limit, count, pad = 4, 200, 64 * 1024  # 200 requests of 64 KiB: 12.5 MiB
+    writer = _CorkedWriter(congests=False)
+    done = asyncio.get_running_loop().create_future()
+    session = dispatch.SERVER.session(writer.write)
+    reader = stdio._Reader(dispatch.SERVER, session, writer, done, max_inflight=limit)
+    stdin = _Stdin()
+    reader.reading = stdin
+    initialize = {"protocolVersion": "2025-06-18", "capabilities": {}}
+    lines = [
+        orjson.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"name": "slow", "arguments": {"seconds": 30}, "_meta": {"p": "x" * pad}},
+            }
+        )
+        + b"\n"
+        for i in range(1, count + 1)
+    ]
+    first = orjson.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize})
+    reader.data_received(first + b"\n" + b"".join(lines))
+    # The queue stops at the limit (one line may cross it); the rest waits unread.
+    assert len(session.inflight) == limit
+    assert stdio.MAX_QUEUED_BYTES <= reader._queued_bytes < stdio.MAX_QUEUED_BYTES + len(lines[0])
+    assert reader._backlog and not stdin.reading and not reader.flowing.is_set()
+    held = len(reader._backlog)
+    # As running requests end, queued ones start and the backlog is taken in, never past
+    # the limit; once all of it fits, stdin is read again.
+    started: set[int] = set()
+    for _ in range(count):
+        if not (reader._queue or reader._backlog):
+            break
+        started |= set(session.inflight)
+        for request_id in list(session.inflight):
+            session.cancel(request_id)
+        await asyncio.sleep(0.01)
+        assert reader._queued_bytes < stdio.MAX_QUEUED_BYTES + len(lines[0])
+        assert len(reader._backlog) <= held
+    started |= set(session.inflight)
+    assert started == set(range(1, count + 1))  # every request started, in turn
+    assert stdin.reading and reader.flowing.is_set()
+    for request_id in list(session.inflight):
+        session.cancel(request_id)
+    reader.eof_received()
+    await asyncio.sleep(0.01)
+    assert done.done()
