@@ -56,7 +56,7 @@ async def unsendable() -> Any:
 
 
 async def ask() -> str:
-    from ._runtime.questions import form
+    from ._runtime.asking.questions import form
 
     answer = await get_context().elicit("Go on?", form({"ok": {"type": "boolean"}}))
     return answer.action
