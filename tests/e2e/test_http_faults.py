@@ -110,7 +110,7 @@ def test_one_bound_on_running_requests_for_batch_members_and_separate_posts(
         # Every slot is taken: a ping still passes at once.
         ping = exchange(served.url, body=session.message("ping"), headers=headers)
         assert ping.status == 200 and ping.last["result"] == {}
-        assert time.monotonic() - started < 0.45
+        assert time.monotonic() - started < 1.2  # not behind the batch (1.5 s)
         reply = waiting.result(timeout=30)
         elapsed = time.monotonic() - started
     assert reply.status == 200
