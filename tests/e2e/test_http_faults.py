@@ -346,3 +346,19 @@ def test_the_start_up_line_masks_a_redis_password() -> None:
         line = started_line(Served(), "pkg", HttpSettings(store=url), "::1", 1, 2)  # type: ignore[arg-type]
         assert "s3cret" not in line and "***" in line and "http://[::1]:1/mcp" in line, line
         assert "2 workers" in line
+
+
+def test_help_documents_the_bounds_deadlines_and_access_log(project: Path) -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", PACKAGE, "--help"], cwd=project, capture_output=True, text=True
+    )
+    text = " ".join(shown.stdout.split())
+    for option in ("--max-concurrent-requests", "--header-timeout", "--body-timeout"):
+        assert option in text
+    assert "--access-log log one line per HTTP request on stdout (off by default)" in text
+    assert "per worker process" in text
+    for wrong in (["--access-log"], ["--http", "--body-timeout", "0"]):
+        refused = subprocess.run(
+            [sys.executable, "-m", PACKAGE, *wrong], cwd=project, capture_output=True, text=True
+        )
+        assert refused.returncode == 2, refused
