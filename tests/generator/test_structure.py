@@ -24,8 +24,6 @@ RUNTIME_LAZY = {
     ("redis_store.py", "redis"),
     ("auth/tokens.py", "jwt"),
     ("http/deadlines.py", "uvicorn"),  # its classes subclass uvicorn's protocols
-    ("http/deadlines.py", "h11"),
-    ("http/deadlines.py", "httptools"),
 }  # paths under runtime/
 LONGEST_MODULE = 500
 

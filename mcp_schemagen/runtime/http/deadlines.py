@@ -54,11 +54,8 @@ def _close(transport: asyncio.BaseTransport) -> None:
 def protocol_class() -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (httptools when installed, as uvicorn itself prefers) with
     the header deadline."""
-    try:
-        import httptools  # noqa: F401
-    except ImportError:
-        return _classes()["HeaderDeadlineH11"]
-    return _classes()["HeaderDeadlineHttpTools"]
+    classes = _classes()
+    return classes.get("HeaderDeadlineHttpTools", classes["HeaderDeadlineH11"])
 
 
 def __getattr__(name: str) -> Any:
@@ -72,8 +69,10 @@ def __getattr__(name: str) -> Any:
 
 @functools.cache
 def _classes() -> dict[str, type[asyncio.Protocol]]:
-    import h11
+    from uvicorn.protocols.http import h11_impl
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    idle = h11_impl.h11.IDLE  # type: ignore[attr-defined]  # h11 through uvicorn, declared
 
     class HeaderDeadlineH11(H11Protocol):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -86,7 +85,7 @@ def _classes() -> dict[str, type[asyncio.Protocol]]:
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
-            if self.conn.their_state is h11.IDLE:  # a request begun, headers not yet whole
+            if self.conn.their_state is idle:  # a request begun, headers not yet whole
                 if data:
                     self._header_deadline.arm(self.transport)
             else:
@@ -99,7 +98,7 @@ def _classes() -> dict[str, type[asyncio.Protocol]]:
     classes: dict[str, type[asyncio.Protocol]] = {"HeaderDeadlineH11": HeaderDeadlineH11}
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # httptools missing: the h11 class serves
+    except ImportError:  # httptools missing (uvicorn's own choice then): the h11 class serves
         return classes
 
     class HeaderDeadlineHttpTools(HttpToolsProtocol):
