@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -86,18 +85,3 @@ def request(request_id: RequestId, method: str, params: dict[str, Any]) -> bytes
 
 def notification(method: str, params: dict[str, Any]) -> bytes:
     return _dumps({"jsonrpc": "2.0", "method": method, "params": params})
-
-
-async def join_batch(replies: list[bytes | asyncio.Future[bytes | None]]) -> bytes | None:
-    """One batch response from members answered now and later (cancelled ones: none)."""
-    running = [r for r in replies if isinstance(r, asyncio.Future)]
-    await asyncio.wait(running)
-    parts: list[bytes] = []
-    for reply in replies:
-        if isinstance(reply, bytes):
-            parts.append(reply)
-        elif not reply.cancelled() and reply.exception() is None:
-            done = reply.result()  # a cancelled request gets no response
-            if done is not None:
-                parts.append(done)
-    return b"[" + b",".join(parts) + b"]" if parts else None

@@ -13,7 +13,7 @@ import os
 import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .asking.request_state import KEY_VARIABLE
 from .auth import setup as auth_setup
@@ -59,9 +59,9 @@ def parser(package: str) -> argparse.ArgumentParser:
         "--max-concurrent-requests",
         type=_positive,
         metavar="N",
-        help=f"stdio: requests handled at once; more wait their turn while ping, "
-        f"cancellations and answers to the server's requests still pass (default "
-        f"${MAX_INFLIGHT_VARIABLE} or {MAX_INFLIGHT})",
+        help=f"requests handled at once (over HTTP: per worker process, batch members "
+        f"included); more wait their turn while ping, cancellations and answers to the "
+        f"server's requests still pass (default ${MAX_INFLIGHT_VARIABLE} or {MAX_INFLIGHT})",
     )
     http = parser.add_argument_group("HTTP (with --http)")
     http.add_argument("--host", help="address to bind (default 127.0.0.1: this machine only)")
@@ -91,6 +91,26 @@ def parser(package: str) -> argparse.ArgumentParser:
     http.add_argument(
         "--session-ttl", type=float, help="seconds an idle session is kept (default 3600)"
     )
+    http.add_argument(
+        "--header-timeout",
+        type=_positive_seconds,
+        metavar="SECONDS",
+        help=f"a request's headers must arrive within this, else the connection closes "
+        f"(default {HttpSettings.header_timeout_seconds:g})",
+    )
+    http.add_argument(
+        "--body-timeout",
+        type=_positive_seconds,
+        metavar="SECONDS",
+        help=f"a request's body must arrive within this, else 408 and the connection "
+        f"closes (default {HttpSettings.body_timeout_seconds:g})",
+    )
+    http.add_argument(
+        "--access-log",
+        action="store_true",
+        default=None,
+        help="log one line per HTTP request on stdout (off by default)",
+    )
     auth_setup.add_arguments(parser)
     return parser
 
@@ -109,7 +129,7 @@ def main(
         name
         for name in (
             "host", "port", "workers", "path", "store", "allowed_host", "allowed_origin",
-            "max_body_bytes", "session_ttl",
+            "max_body_bytes", "session_ttl", "header_timeout", "body_timeout", "access_log",
         )
         if getattr(args, name) is not None
     ]  # fmt: skip
@@ -126,8 +146,12 @@ def main(
         claim_stdout()
         run_stdio(_loaded(server), max_inflight=limit)
         return
-    if args.max_concurrent_requests is not None:
-        cli.error("--max-concurrent-requests applies to stdio, not --http")
+    max_inflight = args.max_concurrent_requests
+    if max_inflight is None:
+        try:
+            max_inflight = max_inflight_from_environment()
+        except ValueError as exc:
+            cli.error(str(exc))
     host = args.host or "127.0.0.1"
     workers = args.workers or 1
     if workers < 1:
@@ -139,6 +163,10 @@ def main(
         max_body_bytes=args.max_body_bytes or HttpSettings.max_body_bytes,
         store=args.store,
         session_ttl_seconds=args.session_ttl or HttpSettings.session_ttl_seconds,
+        max_inflight=max_inflight,
+        header_timeout_seconds=args.header_timeout or HttpSettings.header_timeout_seconds,
+        body_timeout_seconds=args.body_timeout or HttpSettings.body_timeout_seconds,
+        access_log=bool(args.access_log),
     )
     if workers > 1:  # the workers check each other's 2026-07-28 requestState
         os.environ.setdefault(KEY_VARIABLE, secrets.token_urlsafe(32))
@@ -187,12 +215,29 @@ def _check_store(url: str, package: str) -> None:
 
 
 def _shown(url: str) -> str:
-    """The URL without its password, for messages."""
+    """The URL without its password (in the authority or a ``password`` query
+    parameter), for messages."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(":" + parts.password + "@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    if parts.password is not None:
+        netloc = parts.netloc.replace(":" + parts.password + "@", ":***@", 1)
+        parts = parts._replace(netloc=netloc)
+    if parts.query:
+        query = [
+            (name, "***" if name.lower() == "password" else value)
+            for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        ]
+        parts = parts._replace(query=urlencode(query, safe="*"))
+    return urlunsplit(parts)
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return seconds
 
 
 def _positive(text: str) -> int:
@@ -230,18 +275,48 @@ def serve_http(
     if is_redis_url(settings.store):
         _check_store(str(settings.store), package)
     os.environ.update(settings.environment())  # worker processes read the same settings
+    from .http.deadlines import protocol_class
+
+    print(started_line(server, package, settings, host, port, workers), file=sys.stderr, flush=True)
+    options = dict(
+        host=host,
+        port=port,
+        lifespan="on",
+        http=protocol_class(),  # uvicorn's, with a deadline on the header section
+        **_logging(settings.access_log),
+    )
     if workers == 1:
         from .http.app import McpHttpApp
 
-        uvicorn.run(
-            McpHttpApp(server, settings), host=host, port=port, log_level="warning", lifespan="on"
-        )
+        uvicorn.run(McpHttpApp(server, settings), **options)  # type: ignore[arg-type]
     else:
-        uvicorn.run(
-            f"{package}.asgi:app",
-            host=host,
-            port=port,
-            workers=workers,
-            log_level="warning",
-            lifespan="on",
-        )
+        uvicorn.run(f"{package}.asgi:app", workers=workers, **options)  # type: ignore[arg-type]
+
+
+def started_line(
+    server: Server, package: str, settings: HttpSettings, host: str, port: int, workers: int
+) -> str:
+    """What ``--http`` prints on stderr as it starts: where, what, how (no secrets)."""
+    shown_host = f"[{host}]" if ":" in host else host
+    store = _shown(str(settings.store)) if is_redis_url(settings.store) else "memory (this process)"
+    return (
+        f"{package}: MCP over Streamable HTTP at http://{shown_host}:{port}{settings.path}; "
+        f"revisions {', '.join(server.supported)}; {workers} worker"
+        f"{'s' if workers != 1 else ''}; store {store}; up to {settings.max_inflight} "
+        f"requests at once per worker; access log {'on' if settings.access_log else 'off'}"
+    )
+
+
+def _logging(access_log: bool) -> dict[str, object]:
+    """uvicorn's logging: warnings only, and with ``access_log`` one line per request."""
+    if not access_log:
+        return {"log_level": "warning", "access_log": False}
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["uvicorn"]["level"] = "WARNING"
+    config["loggers"]["uvicorn.error"]["level"] = "WARNING"
+    config["loggers"]["uvicorn.access"]["level"] = "INFO"
+    return {"log_config": config, "log_level": None, "access_log": True}

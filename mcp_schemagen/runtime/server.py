@@ -100,6 +100,10 @@ class Server:
         """Handle one message; bad input gets an error reply, never an exception."""
         return self.envelope.receive(raw, session)
 
+    def handle(self, message: Any, session: Session) -> Reply:
+        """``receive`` of a message the transport decoded already (``exact_json.loads``)."""
+        return self.envelope.handle(message, session)
+
     def error_reply(
         self, request_id: RequestId | None, failure: RpcError, session: Session
     ) -> bytes:

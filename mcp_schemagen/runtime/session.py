@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .asking.outbound import Outbound
+from .core.admission import Slots
 from .jsonrpc import RequestId, RpcError, Send
 from .protocol import INVALID_REQUEST, Revision
 from .workers import from_any_thread
@@ -27,6 +28,7 @@ class Session:
     """
 
     __slots__ = (
+        "admission",
         "client_capabilities",
         "client_info",
         "close_stream",
@@ -52,6 +54,9 @@ class Session:
         # with Last-Event-ID); other transports have no stream to close.
         self.close_stream: Callable[[], None] = _nothing
         self.outbound = Outbound()  # requests this server sent the client, awaiting answers
+        # The transport's bound on requests running at once (HTTP: one for the process;
+        # core/admission.py); None: requests start as they come (stdio bounds them itself).
+        self.admission: Slots | None = None
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task

@@ -11,6 +11,11 @@ from typing import Any, Protocol
 
 from .shorten import shorten
 
+# Arrays and objects within each other in a tool's arguments: deeper ones are refused
+# before validation (jsonschema-rs stops at its recursion limit, about 255 levels, with
+# an error that is no answer for the client).
+MAX_DEPTH = 128
+
 DRAFT7_URIS = frozenset(
     {"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema"}
 )
@@ -65,3 +70,28 @@ def describe_errors(validator: Validator, instance: Any, *, limit: int = 10) -> 
         if len(messages) == limit:
             break
     return sorted(messages)
+
+
+def nested_deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` levels in ``value`` (counted
+    without recursion, so any depth the JSON parser admits is measured)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        for child in node.values() if type(node) is dict else node:
+            kind = type(child)
+            if kind is dict or kind is list:
+                if depth >= limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
+
+
+def too_deep(value: Any) -> list[str] | None:
+    """The validation problem of arguments nested beyond ``MAX_DEPTH``, or None."""
+    if not nested_deeper_than(value, MAX_DEPTH):
+        return None
+    return [
+        f"the arguments: arrays and objects nest more than {MAX_DEPTH} levels deep, "
+        f"the most this server accepts (depth)"
+    ]

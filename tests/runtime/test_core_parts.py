@@ -102,11 +102,10 @@ class RecordingCore:
     endpoint put into the session."""
 
     def __init__(self) -> None:
-        self.received: list[bytes] = []
+        self.received: list[Any] = []
 
-    def receive(self, raw: bytes, session: Session) -> Reply:
-        self.received.append(raw)
-        message = orjson.loads(raw)
+    def handle(self, message: Any, session: Session) -> Reply:
+        self.received.append(message)  # decoded once, by the app
         body = {"capabilities": session.client_capabilities, "info": session.client_info}
         return orjson.dumps({"jsonrpc": "2.0", "id": message["id"], "result": body})
 
@@ -133,7 +132,7 @@ def test_an_endpoint_needs_only_the_message_core() -> None:
 
     request = HttpRequest(headers, receive, Responder(send, newest(["2026-07-28"])), body, message)
     asyncio.run(endpoint.post(request))
-    assert core.received == [body]
+    assert core.received == [message]
     assert sent[0]["status"] == 200
     reply = orjson.loads(sent[1]["body"])
     assert reply["result"] == {"capabilities": {"roots": {}}, "info": {"name": "c", "version": "1"}}

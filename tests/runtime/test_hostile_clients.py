@@ -91,7 +91,7 @@ async def test_unsendable_results_get_one_internal_error_each(runtime: Any) -> N
     unstructured = [tool for tool in tools if "structured" not in tool.name]
     batch = [peer.message("tools/call", {"name": tool.name}) for tool in unstructured]
     replies = await peer.raw(batch)
-    assert [r["id"] for r in replies] == [m["id"] for m in batch]
+    assert sorted(r["id"] for r in replies) == [m["id"] for m in batch]  # any order
     assert all(r["error"]["code"] == -32603 for r in replies)
 
 
@@ -408,3 +408,126 @@ async def test_at_the_inflight_limit_requests_queue_and_ping_and_cancellations_p
     assert done.done()
     # Cancelled requests get no reply, the queued one that was cancelled never started.
     assert {orjson.loads(m)["id"] for m in writer.out} == {0, 100}
+
+
+def _nested(depth: int, kind: str) -> bytes:
+    """JSON of arrays (or objects) ``depth`` levels deep, the innermost empty (as text:
+    orjson writes no more than 255 levels)."""
+    if kind == "array":
+        return b"[" * depth + b"]" * depth
+    return b'{"k":' * (depth - 1) + b"{}" + b"}" * (depth - 1)
+
+
+async def _call_nested(peer: Peer, tool: str, nested: bytes) -> Any:
+    message = orjson.dumps(peer.message("tools/call", {"name": tool, "arguments": {"a": 0}}))
+    return await peer.raw(message.replace(b'"a":0', b'"a":' + nested))
+
+
+@run
+async def test_deeply_nested_arguments_are_invalid_params_naming_the_limit(
+    runtime: Any, capsys: Any
+) -> None:
+    limit = runtime.validation.MAX_DEPTH
+    schemas = {  # each made jsonschema-rs hit its recursion limit (-32603 and a traceback)
+        "items": {"type": "object", "properties": {"a": {"type": "array", "items": {}}}},
+        "const": {"type": "object", "properties": {"a": {"const": 1}}},
+        "open": {"type": "object"},
+    }
+    tools = [
+        entry(runtime, name, lambda **_: "ran", input_schema=schema, arguments={"a": "a"})
+        for name, schema in schemas.items()
+    ]
+    server = server_with(runtime, *tools)
+    for revision in REVISIONS:
+        peer = await Peer.open(server, revision)
+        for tool in tools:
+            for kind in ("array", "object"):
+                for depth in (limit, 500, 1000):  # the arguments object is one level more
+                    reply = await _call_nested(peer, tool.name, _nested(depth, kind))
+                    if revision >= "2025-11-25":  # a tool execution error the model reads
+                        assert reply["result"]["isError"] is True, reply
+                        said = reply["result"]["content"][0]["text"]
+                    else:
+                        assert reply["error"]["code"] == -32602, (revision, reply)
+                        said = json.dumps(reply["error"])
+                    assert f"more than {limit} levels" in said, said
+                fits = json.dumps(await _call_nested(peer, tool.name, _nested(limit - 1, kind)))
+                assert f"more than {limit} levels" not in fits, fits  # at the limit: validated
+                if tool.name == "open" or (tool.name == "items" and kind == "array"):
+                    assert "ran" in fits, fits
+    assert "Traceback" not in capsys.readouterr().err
+
+
+class _Stdin:
+    """The read side of stdio as ``_Reader`` drives it: paused and resumed."""
+
+    def __init__(self) -> None:
+        self.reading = True
+        self.pauses = 0
+
+    def is_reading(self) -> bool:
+        return self.reading
+
+    def is_closing(self) -> bool:
+        return False
+
+    def pause_reading(self) -> None:
+        self.reading = False
+        self.pauses += 1
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+
+@run
+async def test_stdin_is_not_read_while_the_queue_holds_8_mib_of_requests(
+    runtime: Any, dispatch: ModuleType
+) -> None:
+    stdio = runtime.stdio
+    limit, count, pad = 4, 200, 64 * 1024  # 200 requests of 64 KiB: 12.5 MiB
+    writer = _CorkedWriter(congests=False)
+    done = asyncio.get_running_loop().create_future()
+    session = dispatch.SERVER.session(writer.write)
+    reader = stdio._Reader(dispatch.SERVER, session, writer, done, max_inflight=limit)
+    stdin = _Stdin()
+    reader.reading = stdin
+    initialize = {"protocolVersion": "2025-06-18", "capabilities": {}}
+    lines = [
+        orjson.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"name": "slow", "arguments": {"seconds": 30}, "_meta": {"p": "x" * pad}},
+            }
+        )
+        + b"\n"
+        for i in range(1, count + 1)
+    ]
+    first = orjson.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize})
+    reader.data_received(first + b"\n" + b"".join(lines))
+    # The queue stops at the limit (one line may cross it); the rest waits unread.
+    assert len(session.inflight) == limit
+    assert stdio.MAX_QUEUED_BYTES <= reader._queued_bytes < stdio.MAX_QUEUED_BYTES + len(lines[0])
+    assert reader._backlog and not stdin.reading and not reader.flowing.is_set()
+    held = len(reader._backlog)
+    # As running requests end, queued ones start and the backlog is taken in, never past
+    # the limit; once all of it fits, stdin is read again.
+    started: set[int] = set()
+    for _ in range(count):
+        if not (reader._queue or reader._backlog):
+            break
+        started |= set(session.inflight)
+        for request_id in list(session.inflight):
+            session.cancel(request_id)
+        await asyncio.sleep(0.01)
+        assert reader._queued_bytes < stdio.MAX_QUEUED_BYTES + len(lines[0])
+        assert len(reader._backlog) <= held
+    started |= set(session.inflight)
+    assert started == set(range(1, count + 1))  # every request started, in turn
+    assert stdin.reading and reader.flowing.is_set()
+    for request_id in list(session.inflight):
+        session.cancel(request_id)
+    reader.eof_received()
+    await asyncio.sleep(0.01)
+    assert done.done()

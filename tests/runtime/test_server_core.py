@@ -594,9 +594,18 @@ async def test_sync_handler_returning_an_awaitable(runtime: Any) -> None:
 @run
 async def test_bad_messages(dispatch: ModuleType) -> None:
     peer = await Peer.open(dispatch.SERVER, "2025-11-25")
-    assert await peer.raw(b"{nope") == {
+    assert await peer.raw(b'{"a": 1,\n  nope') == {
         "jsonrpc": "2.0",
-        "error": {"code": -32700, "message": "Parse error"},
+        "error": {
+            "code": -32700,
+            "message": "Parse error",
+            "data": {
+                "reason": "unexpected character, expected a string key",
+                "position": 11,
+                "line": 2,
+                "column": 3,
+            },
+        },
     }
     for message, code in [
         (b"42", -32600),
@@ -613,6 +622,22 @@ async def test_bad_messages(dispatch: ModuleType) -> None:
     ]:
         reply = await peer.raw(message)
         assert reply["error"]["code"] == code, message
+    # Invalid Request says which member is missing or wrong.
+    for message, data in [
+        ({"id": 7, "method": "tools/list"}, {"member": "jsonrpc", "problem": 'missing: every message carries "jsonrpc": "2.0"'}),
+        ({"jsonrpc": "1.0", "id": 7, "method": "ping"}, {"member": "jsonrpc", "problem": "must be \"2.0\", not '1.0'"}),
+        ({"jsonrpc": "2.0", "id": 3, "method": 5}, {"member": "method", "problem": "must be a string, not a number"}),
+        ({}, {"member": "method", "problem": "missing: a request or notification names its method (a string)"}),
+        ({"jsonrpc": "2.0", "id": {}, "method": "ping"}, {"member": "id", "problem": "must be a string or an integer, not an object"}),
+        (b"[]", None),
+        (b"null", {"problem": "a JSON-RPC message is an object, not null"}),
+        ({"jsonrpc": "x" * 5000, "id": 7, "method": "ping"}, None),
+    ]:  # fmt: skip
+        error = (await peer.raw(message))["error"]
+        assert error["code"] == -32600, message
+        if data is not None:
+            assert error["data"] == data, message
+        assert len(json.dumps(error)) < 600, error  # quotes are shortened
     # Answers to nothing, and notifications, get no reply.
     for message in (
         {"jsonrpc": "2.0", "id": 9, "result": {}},
@@ -646,9 +671,11 @@ async def test_batches(dispatch: ModuleType) -> None:
         7,
     ]
     replies = await peer.raw(batch)
-    assert [r.get("id") for r in replies] == [2, 3, 4, 5, None]
-    assert replies[1]["result"]["content"][0]["text"] == "slept"
-    assert [r["error"]["code"] for r in replies[2:]] == [-32602, -32600, -32600]
+    # Answered members in the order they finish (JSON-RPC allows any): the slow call last.
+    assert [r.get("id") for r in replies] == [2, 4, 5, None, 3]
+    assert replies[-1]["result"]["content"][0]["text"] == "slept"
+    assert [r["error"]["code"] for r in replies[1:4]] == [-32602, -32600, -32600]
+    assert replies[3]["error"]["data"]["index"] == 5  # which member
     assert await peer.raw([{"jsonrpc": "2.0", "method": "notifications/initialized"}]) is None
     assert (await peer.raw([]))["error"]["code"] == -32600
     for revision in ("2024-11-05", "2025-06-18", "2025-11-25"):

@@ -46,6 +46,7 @@ def runtime(dispatch: ModuleType) -> Any:
         stdio = importlib_module(f"{PACKAGE}._runtime.stdio")
         shorten = importlib_module(f"{PACKAGE}._runtime.shorten")
         workers = importlib_module(f"{PACKAGE}._runtime.workers")
+        validation = importlib_module(f"{PACKAGE}._runtime.validation")
 
     return Runtime
 

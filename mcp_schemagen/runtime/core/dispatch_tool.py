@@ -28,7 +28,7 @@ from ..protocol import INTERNAL_ERROR, Revision
 from ..registry import ToolEntry
 from ..result import UNSET, ToolError, ToolResult
 from ..shorten import shorten
-from ..validation import Validator, compile_validator, describe_errors
+from ..validation import Validator, compile_validator, describe_errors, too_deep
 from ..workers import Placement, runs_in_worker
 
 _IMMUTABLE = (str, int, float, bool, type(None))
@@ -106,6 +106,9 @@ class DispatchTool:
 
     def invalid(self, arguments: dict[str, Any]) -> list[str] | None:
         """None when the arguments are valid, else what is wrong with them."""
+        deep = too_deep(arguments)
+        if deep is not None:
+            return deep
         if self.validator.is_valid(arguments):
             if self._shadowed and not self._shadowed.isdisjoint(arguments):
                 return self._shadowing(arguments)

@@ -1,10 +1,12 @@
 """The JSON-RPC envelope: bytes in, one reply out, batches, notifications and responses.
 
 Whatever the message, the client gets an error reply rather than an exception: bad JSON
-(-32700), a message that is no request (-32600), a bad id or params, a batch where the
-revision has none. A well-formed request goes to the ``Route`` the server gives, which
+(-32700, with where it broke), a message that is no request (-32600, with which member is
+wrong), a bad id or params, a batch where the revision has none or of more than
+``MAX_BATCH`` messages. A well-formed request goes to the ``Route`` the server gives, which
 answers it (or raises ``RpcError``); notifications change the session, and a response
-wakes the handler that asked the client.
+wakes the handler that asked the client. With ``Session.admission`` set (HTTP), a request
+starts only with a free slot (core/admission.py), batch members one after another.
 """
 
 from __future__ import annotations
@@ -21,9 +23,15 @@ from .. import exact_json, jsonrpc
 from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Revision
 from ..session import Session
+from ..shorten import shorten
+from .admission import Slots
 
 # Answers one well-formed request (id, method, params as an object) or raises RpcError.
 Route = Callable[[RequestId, str, dict[str, Any], Session], Reply]
+
+# Messages in one batch: what its reply may hold is then bounded (a batch of small
+# messages asking for large replies, e.g. tools/list pages, is the costliest case).
+MAX_BATCH = 10_000
 
 _loads = exact_json.loads  # integers beyond 64 bits stay integers
 _JSONDecodeError = orjson.JSONDecodeError
@@ -43,21 +51,26 @@ class Envelope:
         """Handle one message; bad input gets an error reply, never an exception."""
         try:
             message = _loads(raw)
-        except _JSONDecodeError:
-            return self.error_reply(None, RpcError(PARSE_ERROR, "Parse error"), session)
+        except _JSONDecodeError as exc:
+            return self.error_reply(None, parse_error(exc), session)
+        return self.handle(message, session)
+
+    def handle(self, message: Any, session: Session) -> Reply:
+        """Handle one message already decoded (by ``exact_json.loads``)."""
         kind = type(message)
         if kind is dict:
             return self._one(message, session)
         if kind is list:
             return self._batch(message, session)
-        return self.error_reply(None, RpcError(INVALID_REQUEST, "Invalid Request"), session)
+        return self.error_reply(None, invalid_request(message), session)
 
     def error_reply(
         self, request_id: RequestId | None, failure: RpcError, session: Session
     ) -> bytes:
         return (session.revision or self._fallback).error(request_id, failure)
 
-    def _one(self, message: dict[str, Any], session: Session) -> Reply:
+    def _one(self, message: dict[str, Any], session: Session, held: bool = False) -> Reply:
+        """``held``: the caller took a slot of ``session.admission`` for this request."""
         method = message.get("method")
         if "id" not in message:
             if type(method) is str:
@@ -65,7 +78,7 @@ class Envelope:
                 return None
             if "result" in message or "error" in message:
                 return None  # an answer to nothing we asked
-            return self.error_reply(None, RpcError(INVALID_REQUEST, "Invalid Request"), session)
+            return self.error_reply(None, invalid_request(message), session)
         request_id = message["id"]
         if method is None and ("result" in message or "error" in message):
             session.outbound.answer(message)  # the client answers a request of ours
@@ -73,16 +86,39 @@ class Envelope:
         id_type = type(request_id)
         if id_type is not str and id_type is not int:
             failure = RpcError(
-                INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
+                INVALID_REQUEST,
+                "Invalid Request: id must be a string or an integer",
+                invalid_request(message).data,
             )
             return self.error_reply(None, failure, session)
         if message.get("jsonrpc") != "2.0" or type(method) is not str:
-            return jsonrpc.error(request_id, RpcError(INVALID_REQUEST, "Invalid Request"))
+            return jsonrpc.error(request_id, invalid_request(message))
         params = message.get("params")
         if params is None:
             params = {}
         elif type(params) is not dict:
             return jsonrpc.error(request_id, RpcError(INVALID_PARAMS, "params must be an object"))
+        admission = session.admission
+        if admission is None or method == "ping":
+            return self._route_safely(request_id, method, params, session)
+        if not held and not admission.take_now():
+            waiting = asyncio.ensure_future(
+                self._later(request_id, method, params, session, admission)
+            )
+            session.track(request_id, waiting)  # cancelled while it waits: it never starts
+            waiting.add_done_callback(lambda done: session.forget(request_id, done))
+            return waiting
+        reply = self._route_safely(request_id, method, params, session)
+        if reply is None or type(reply) is bytes:
+            admission.give()
+            return reply
+        running = asyncio.ensure_future(reply)  # type: ignore[arg-type]
+        running.add_done_callback(lambda _: admission.give())
+        return running
+
+    def _route_safely(
+        self, request_id: RequestId, method: str, params: dict[str, Any], session: Session
+    ) -> Reply:
         try:
             return self._route(request_id, method, params, session)
         except RpcError as failure:
@@ -90,6 +126,25 @@ class Envelope:
         except Exception:
             traceback.print_exc(file=sys.stderr)
             return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, "Internal error"))
+
+    async def _later(
+        self,
+        request_id: RequestId,
+        method: str,
+        params: dict[str, Any],
+        session: Session,
+        admission: Slots,
+    ) -> bytes | None:
+        """A request that waits for a slot, then runs holding it until it is answered."""
+        await admission.take()
+        try:
+            reply = self._route_safely(request_id, method, params, session)
+            if reply is None or isinstance(reply, bytes):
+                return reply
+            answered: bytes | None = await reply
+            return answered
+        finally:
+            admission.give()
 
     def _batch(self, messages: list[Any], session: Session) -> Reply:
         revision = session.revision
@@ -101,29 +156,155 @@ class Envelope:
             return self.error_reply(
                 None, RpcError(INVALID_REQUEST, "Invalid Request: empty batch"), session
             )
-        replies: list[bytes | asyncio.Future[bytes | None]] = []
-        for message in messages:
-            if type(message) is not dict:
-                reply: Reply = self.error_reply(
-                    None, RpcError(INVALID_REQUEST, "Invalid Request"), session
-                )
-            elif message.get("method") == "initialize" and is_request_id(message.get("id")):
-                failure = RpcError(INVALID_REQUEST, "initialize must not be part of a batch")
-                reply = jsonrpc.error(message["id"], failure)
-            else:
-                reply = self._one(message, session)
-            if reply is None:
-                continue
-            if type(reply) is bytes:
-                replies.append(reply)
-            else:
-                assert not isinstance(reply, bytes)
-                replies.append(asyncio.ensure_future(reply))
-        if not replies:
+        if len(messages) > MAX_BATCH:
+            failure = RpcError(
+                INVALID_REQUEST,
+                f"Invalid Request: a batch of {len(messages)} messages; this server takes at "
+                f"most {MAX_BATCH} in one batch (none was handled): send smaller batches",
+                {"members": len(messages), "limit": MAX_BATCH},
+            )
+            return self.error_reply(None, failure, session)
+        joined = _Joined()
+        admission = session.admission
+        for index, message in enumerate(messages):
+            if admission is not None and _needs_slot(message) and not admission.take_now():
+                return self._batch_rest(messages, index, joined, session, admission)
+            joined.add(self._member(message, index, session, held=admission is not None))
+        return joined.now() if joined.pending == 0 else joined.joined()
+
+    async def _batch_rest(
+        self,
+        messages: list[Any],
+        start: int,
+        joined: _Joined,
+        session: Session,
+        admission: Slots,
+    ) -> bytes | None:
+        """The members from ``start`` on, each request started once a slot is free."""
+        for index in range(start, len(messages)):
+            message = messages[index]
+            if _needs_slot(message):
+                await admission.take()
+            joined.add(self._member(message, index, session, held=True))
+        return await joined.joined()
+
+    def _member(self, message: Any, index: int, session: Session, *, held: bool) -> Reply:
+        """One batch member's reply; ``held``: a slot is taken when it needs one."""
+        if type(message) is not dict:
+            failure = invalid_request(message)
+            failure.data["index"] = index
+            return self.error_reply(None, failure, session)
+        if message.get("method") == "initialize" and is_request_id(message.get("id")):
+            failure = RpcError(INVALID_REQUEST, "initialize must not be part of a batch")
+            return jsonrpc.error(message["id"], failure)
+        return self._one(message, session, held=held and _needs_slot(message))
+
+
+def _needs_slot(message: Any) -> bool:
+    """Whether ``_one`` would route this batch member under a bound (the checks it makes
+    before routing): a well-formed request other than ping and initialize."""
+    if type(message) is not dict or "id" not in message or not is_request_id(message["id"]):
+        return False
+    method = message.get("method")
+    params = message.get("params")
+    return (
+        type(method) is str
+        and method not in ("ping", "initialize")
+        and message.get("jsonrpc") == "2.0"
+        and (params is None or type(params) is dict)
+    )
+
+
+class _Joined:
+    """A batch's response, built as its members are answered (in the order they finish,
+    as JSON-RPC allows): one buffer, never a list of per-member replies."""
+
+    __slots__ = ("_body", "_finished", "pending")
+
+    def __init__(self) -> None:
+        self._body = bytearray(b"[")
+        self.pending = 0
+        self._finished: asyncio.Future[None] | None = None
+
+    def add(self, reply: Reply) -> None:
+        if reply is None:
+            return
+        if type(reply) is bytes:
+            self._append(reply)
+            return
+        running = asyncio.ensure_future(reply)  # type: ignore[arg-type]
+        self.pending += 1
+        running.add_done_callback(self._settled)
+
+    def _append(self, reply: bytes) -> None:
+        if len(self._body) > 1:
+            self._body += b","
+        self._body += reply
+
+    def _settled(self, running: asyncio.Future[bytes | None]) -> None:
+        self.pending -= 1
+        if not running.cancelled() and running.exception() is None:
+            reply = running.result()  # a cancelled request gets no response
+            if reply is not None:
+                self._append(reply)
+        if self.pending == 0 and self._finished is not None and not self._finished.done():
+            self._finished.set_result(None)
+
+    def now(self) -> bytes | None:
+        if len(self._body) == 1:
             return None
-        if all(type(r) is bytes for r in replies):
-            return b"[" + b",".join(r for r in replies if type(r) is bytes) + b"]"
-        return jsonrpc.join_batch(replies)
+        self._body += b"]"
+        return bytes(self._body)
+
+    async def joined(self) -> bytes | None:
+        if self.pending:
+            self._finished = asyncio.get_running_loop().create_future()
+            await self._finished
+        return self.now()
+
+
+def parse_error(exc: ValueError) -> RpcError:
+    """-32700 saying where the JSON broke (the decoder's position, line and column)."""
+    reason = getattr(exc, "msg", None) or str(exc)
+    data: dict[str, Any] = {"reason": shorten(str(reason))}
+    for key, name in (("position", "pos"), ("line", "lineno"), ("column", "colno")):
+        value = getattr(exc, name, None)
+        if type(value) is int:
+            data[key] = value
+    return RpcError(PARSE_ERROR, "Parse error", data)
+
+
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    return _JSON_TYPES.get(type(value), "a number")
+
+
+def invalid_request(message: Any) -> RpcError:
+    """-32600 whose ``data`` says which member of the message is missing or wrong."""
+    if type(message) is not dict:
+        problem = f"a JSON-RPC message is an object, not {json_type(message)}"
+        return RpcError(INVALID_REQUEST, "Invalid Request", {"problem": problem})
+    member, problem = _wrong_member(message)
+    return RpcError(INVALID_REQUEST, "Invalid Request", {"member": member, "problem": problem})
+
+
+def _wrong_member(message: dict[str, Any]) -> tuple[str, str]:
+    if "id" in message and not is_request_id(message["id"]):
+        return "id", f"must be a string or an integer, not {json_type(message['id'])}"
+    method = message.get("method")
+    if "method" not in message:
+        return "method", "missing: a request or notification names its method (a string)"
+    if type(method) is not str:
+        return "method", f"must be a string, not {json_type(method)}"
+    version = message.get("jsonrpc")
+    if "jsonrpc" not in message:
+        return "jsonrpc", 'missing: every message carries "jsonrpc": "2.0"'
+    quoted = shorten(repr(version)) if type(version) is str else json_type(version)
+    return "jsonrpc", f'must be "2.0", not {quoted}'
 
 
 def _notification(method: str, params: Any, session: Session) -> None:

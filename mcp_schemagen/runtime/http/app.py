@@ -15,8 +15,10 @@ endpoints get each request as an ``HttpRequest`` with its ``Responder``, and the
 only as the ``MessageCore`` it is to them (endpoint.py).
 
 Checked before anything is parsed: the path (404), Host (421) and Origin (403) against
-the allow-lists, the method (405), Content-Type (415), Accept (406) and the body size
-(413). The 2024-11-05 HTTP+SSE transport is deprecated and not served.
+the allow-lists, the method (405), Content-Type (415), Accept (406), the body size
+(413) and the body's arrival within ``body_timeout_seconds`` (408, then the connection
+closes). Requests of this process run under one bound (``max_inflight``; the rest wait
+for a slot, see core/admission.py). The 2024-11-05 HTTP+SSE transport is deprecated and not served.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ import orjson
 
 from ..auth.guard import Guard
 from ..auth.setup import guard_for
+from ..core.admission import Slots
+from ..core.envelope import parse_error
 from ..exact_json import loads as exact_loads
 from ..jsonrpc import RpcError
-from ..protocol import BY_NAME, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, newest
+from ..protocol import BY_NAME, INTERNAL_ERROR, INVALID_REQUEST, newest
 from ..server import Server
 from ..store import Store, StoreUnavailable
 from ..store_url import open_store
@@ -64,10 +68,19 @@ class McpHttpApp:
             )
         )
         self._newest = newest(r.name for r in server.revisions)
-        self.sessions = SessionEndpoint(server, server.revisions, self.store, self.settings)
+        # One bound on running requests for every HTTP request this process serves.
+        self.admission = Slots(self.settings.max_inflight)
+        self.sessions = SessionEndpoint(
+            server, server.revisions, self.store, self.settings, self.admission
+        )
         params = {name: param_headers(t.entry.input_schema) for name, t in server.tools.items()}
         self.stateless = StatelessEndpoint(
-            server, server.revisions, server.supported, params, server.negotiation.serves
+            server,
+            server.revisions,
+            server.supported,
+            params,
+            server.negotiation.serves,
+            self.admission,
         )
         self.store.on_cancel = self.sessions.cancel_local
         self.guard = self._guard()  # authorization (auth/), None when not configured
@@ -205,16 +218,17 @@ class McpHttpApp:
             )
             await respond.rpc_error(406, None, failure)
             return
-        body = await self._body(headers, receive)
-        if body is None:
-            limit = self.settings.max_body_bytes
-            failure = RpcError(INVALID_REQUEST, f"Request body larger than {limit} bytes")
-            await respond.rpc_error(413, None, failure)
+        try:
+            body = await self._body(headers, receive)
+        except _BodyRefused as refused:
+            await respond.rpc_error(
+                refused.status, None, RpcError(INVALID_REQUEST, str(refused)), close=True
+            )
             return
         try:
             message = exact_loads(body)  # integers beyond 64 bits stay integers
-        except orjson.JSONDecodeError:
-            await respond.rpc_error(400, None, RpcError(PARSE_ERROR, "Parse error"))
+        except orjson.JSONDecodeError as exc:
+            await respond.rpc_error(400, None, parse_error(exc))
             return
         request = HttpRequest(headers, receive, respond, body, message, json_ok, sse_ok)
         if self._is_stateless(message, headers.get("mcp-protocol-version")):
@@ -233,26 +247,41 @@ class McpHttpApp:
         revision = BY_NAME.get(version) if version is not None else None
         return revision is not None and revision.stateless
 
-    async def _body(self, headers: Headers, receive: AsgiReceive) -> bytes | None:
-        """The request body, or None as soon as it exceeds the limit (never buffered)."""
-        limit = self.settings.max_body_bytes
+    async def _body(self, headers: Headers, receive: AsgiReceive) -> bytes:
+        """The request body, refused (never buffered further) as soon as it exceeds the
+        size limit (413) or has not arrived whole within the body deadline (408)."""
+        settings = self.settings
+        limit = settings.max_body_bytes
         declared = headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
-            return None
+            raise _BodyRefused(413, f"Request body larger than {limit} bytes")
         chunks: list[bytes] = []
         size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(settings.body_timeout_seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        break
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > limit:
+                        raise _BodyRefused(413, f"Request body larger than {limit} bytes")
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            raise _BodyRefused(
+                408,
+                f"Request body not received within {settings.body_timeout_seconds:g} seconds",
+            ) from None
         return b"".join(chunks)
+
+
+class _BodyRefused(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def create_app(

@@ -18,10 +18,10 @@ PLAIN_TEXT = b"text/plain; charset=utf-8"
 
 
 class MessageCore(Protocol):
-    """What an endpoint needs of the server: one message handled for one session (as
-    ``Server.receive`` does)."""
+    """What an endpoint needs of the server: one message, decoded once by the app, handled
+    for one session (``Server.handle``)."""
 
-    def receive(self, raw: bytes, session: Session) -> Reply: ...
+    def handle(self, message: Any, session: Session) -> Reply: ...
 
 
 class Responder:
@@ -55,11 +55,15 @@ class Responder:
         failure: RpcError,
         revision: Revision | None = None,
         retry_after: int | None = None,
+        close: bool = False,
     ) -> None:
         """An HTTP error whose body is the JSON-RPC error response (no id when there is no
-        request to answer), in ``revision``'s form; ``retry_after`` seconds for a 503."""
+        request to answer), in ``revision``'s form; ``retry_after`` seconds for a 503;
+        ``close``: the connection ends after it (a body left unread)."""
         rid = request_id if type(request_id) in (str, int) else None
-        extra = [(b"retry-after", b"%d" % retry_after)] if retry_after is not None else None
+        extra = [(b"retry-after", b"%d" % retry_after)] if retry_after is not None else []
+        if close:
+            extra.append((b"connection", b"close"))
         await self.respond(status, (revision or self._fallback).error(rid, failure), JSON, extra)
 
 

@@ -19,11 +19,13 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.admission import Slots
 from ..jsonrpc import RequestId, RpcError, is_request_id
 from ..protocol import BY_NAME, INVALID_REQUEST, Revision
 from ..session import Session
+from ..shorten import shorten
 from ..store import Store
-from .endpoint import HttpRequest, MessageCore
+from .endpoint import JSON, HttpRequest, MessageCore
 from .headers import accepts
 from .settings import HttpSettings
 from .stream import CallChannel, Resumable, answer, resume_stream, settle
@@ -43,8 +45,10 @@ class SessionEndpoint:
         revisions: Iterable[Revision],
         store: Store,
         settings: HttpSettings,
+        admission: Slots | None = None,
     ) -> None:
         self.core = core
+        self.admission = admission  # the process's bound on running requests
         self.store = store
         self.settings = settings
         self.revisions = {r.name: r for r in revisions if not r.stateless}
@@ -64,7 +68,8 @@ class SessionEndpoint:
         channel = CallChannel()
         if type(message) is dict and message.get("method") == "initialize":
             session = Session(channel.send)
-            reply = settle(self.core.receive(request.body, session))
+            session.admission = self.admission
+            reply = settle(self.core.handle(request.message, session))
             extra: list[tuple[bytes, bytes]] = []
             if session.revision is not None:
                 session_id = secrets.token_urlsafe(24)  # 192 random bits, visible ASCII
@@ -72,13 +77,9 @@ class SessionEndpoint:
                 extra.append((b"mcp-session-id", session_id.encode()))
             await answer(request, channel, reply, status_of=_ok, headers=extra, resumable=None)
             return
-        if version is not None and version not in self.revisions:
-            failure = RpcError(
-                INVALID_REQUEST,
-                f"Unsupported MCP-Protocol-Version {version!r}; supported: "
-                + ", ".join(self.revisions),
-            )
-            await respond.rpc_error(400, None, failure)
+        refused = self._unsupported(version)
+        if refused is not None:
+            await respond.rpc_error(400, None, refused)
             return
         request_id = message.get("id") if type(message) is dict else None
         found = await self._session(request, request_id)
@@ -86,14 +87,12 @@ class SessionEndpoint:
             return
         session_id, record = found
         revision = BY_NAME[record["revision"]]
-        if version is not None and version != revision.name:
-            failure = RpcError(
-                INVALID_REQUEST,
-                f"MCP-Protocol-Version {version!r} is not this session's {revision.name!r}",
-            )
-            await respond.rpc_error(400, request_id, failure, revision)
+        refused = _not_the_sessions(version, revision)
+        if refused is not None:
+            await respond.rpc_error(400, request_id, refused, revision)
             return
         session = _restore(record, channel)
+        session.admission = self.admission
         # A handler's request to the client goes out on this call's stream; the client
         # POSTs its response, maybe to another worker: it comes back through the store.
         session.outbound.waiter = functools.partial(self.store.await_reply, session_id)
@@ -103,10 +102,22 @@ class SessionEndpoint:
             for m in messages
             if type(m) is dict and type(m.get("method")) is str and is_request_id(m.get("id"))
         ]
-        if not requests and (type(message) is dict or revision.batching):
-            for one in messages:
-                await self._note(session_id, one)
-            await respond.empty(202)
+        session_header = [(b"mcp-session-id", session_id.encode())]
+        if not requests:  # notifications and responses: 202, or 400 with stdio's error
+            noted = self.core.handle(request.message, session)
+            if noted is None or isinstance(noted, bytes):
+                if type(message) is dict or revision.batching:  # a refused batch means nothing
+                    for one in messages:
+                        await self._note(session_id, one)
+                if noted is None:
+                    await respond.empty(202)
+                else:
+                    await respond.respond(400, noted, JSON, session_header)
+            else:  # a request after all: answered as one, though not resumable
+                await answer(
+                    request, channel, settle(noted), status_of=_ok, headers=session_header,
+                    resumable=None,
+                )  # fmt: skip
             return
         stream = secrets.token_urlsafe(12)
         resumable = Resumable(
@@ -120,10 +131,9 @@ class SessionEndpoint:
             self._running[(session_id, request_id)] = session
         self.store.track_calls(resumable.key, requests)  # who answers them (worker lease)
         try:
-            reply = settle(self.core.receive(request.body, session))
+            reply = settle(self.core.handle(request.message, session))
             if session.log_rank != record["log_rank"]:
                 await self.store.update_session(session_id, {"log_rank": session.log_rank})
-            session_header = [(b"mcp-session-id", session_id.encode())]
             await answer(
                 request, channel, reply, status_of=_ok, headers=session_header, resumable=resumable
             )
@@ -170,6 +180,33 @@ class SessionEndpoint:
             return None
         return session_id, record
 
+    def _unsupported(self, version: str | None) -> RpcError | None:
+        if version is None or version in self.revisions:
+            return None
+        return RpcError(
+            INVALID_REQUEST,
+            f"Unsupported MCP-Protocol-Version {shorten(repr(version))}; supported: "
+            + ", ".join(self.revisions),
+        )
+
+    async def _checked_session(self, request: HttpRequest) -> tuple[str, dict[str, Any]] | None:
+        """The session of a GET or DELETE, its MCP-Protocol-Version checked as a POST's
+        is (400 when not served, or not the session's), or None once answered."""
+        version = request.headers.get("mcp-protocol-version")
+        refused = self._unsupported(version)
+        if refused is not None:
+            await request.respond.rpc_error(400, None, refused)
+            return None
+        found = await self._session(request)
+        if found is None:
+            return None
+        revision = BY_NAME[found[1]["revision"]]
+        refused = _not_the_sessions(version, revision)
+        if refused is not None:
+            await request.respond.rpc_error(400, None, refused, revision)
+            return None
+        return found
+
     # ------------------------------------------------------------------ GET, DELETE
 
     async def get(self, request: HttpRequest) -> None:
@@ -178,7 +215,7 @@ class SessionEndpoint:
             failure = RpcError(INVALID_REQUEST, "Not Acceptable: GET needs text/event-stream")
             await respond.rpc_error(406, None, failure)
             return
-        found = await self._session(request)
+        found = await self._checked_session(request)
         if found is None:
             return
         session_id, record = found
@@ -204,11 +241,20 @@ class SessionEndpoint:
             await respond.rpc_error(404, None, failure)
 
     async def delete(self, request: HttpRequest) -> None:
-        found = await self._session(request)
+        found = await self._checked_session(request)
         if found is None:
             return
         await self.store.end_session(found[0])
         await request.respond.empty(200)
+
+
+def _not_the_sessions(version: str | None, revision: Revision) -> RpcError | None:
+    if version is None or version == revision.name:
+        return None
+    return RpcError(
+        INVALID_REQUEST,
+        f"MCP-Protocol-Version {shorten(repr(version))} is not this session's {revision.name!r}",
+    )
 
 
 def _record(session: Session) -> dict[str, Any]:

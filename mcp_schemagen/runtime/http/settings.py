@@ -23,6 +23,11 @@ ENV_MAX_BODY = "MCP_HTTP_MAX_BODY_BYTES"
 ENV_STORE = "MCP_STORE"
 ENV_SESSION_TTL = "MCP_SESSION_TTL_SECONDS"
 ENV_RETRY_MS = "MCP_HTTP_SSE_RETRY_MS"
+ENV_MAX_INFLIGHT = "MCP_MAX_CONCURRENT_REQUESTS"  # the same variable as stdio's bound
+ENV_BODY_TIMEOUT = "MCP_HTTP_BODY_TIMEOUT_SECONDS"
+ENV_HEADER_TIMEOUT = "MCP_HTTP_HEADER_TIMEOUT_SECONDS"
+ENV_ACCESS_LOG = "MCP_HTTP_ACCESS_LOG"
+DEFAULT_MAX_INFLIGHT = 4096
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,14 @@ class HttpSettings:
     sse_retry_ms: int = 1000  # how soon a client reconnects to a closed stream
     resume_wait_seconds: float = 30.0  # how long a resumed stream waits for new events
     extra_health_paths: tuple[str, ...] = field(default=("/healthz",))
+    # Requests running at once in this process, over all HTTP requests; the rest wait.
+    max_inflight: int = DEFAULT_MAX_INFLIGHT
+    # A request body must arrive whole within this many seconds (408 otherwise), and a
+    # request's header section within header_timeout_seconds (enforced by the uvicorn
+    # protocol of ``python -m PACKAGE --http``; another ASGI server enforces its own).
+    body_timeout_seconds: float = 30.0
+    header_timeout_seconds: float = 10.0
+    access_log: bool = False
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> HttpSettings:
@@ -60,6 +73,14 @@ class HttpSettings:
             values["session_ttl_seconds"] = float(env[ENV_SESSION_TTL])
         if env.get(ENV_RETRY_MS):
             values["sse_retry_ms"] = int(env[ENV_RETRY_MS])
+        if env.get(ENV_MAX_INFLIGHT, "").strip():
+            values["max_inflight"] = _positive(ENV_MAX_INFLIGHT, env[ENV_MAX_INFLIGHT])
+        if env.get(ENV_BODY_TIMEOUT):
+            values["body_timeout_seconds"] = float(env[ENV_BODY_TIMEOUT])
+        if env.get(ENV_HEADER_TIMEOUT):
+            values["header_timeout_seconds"] = float(env[ENV_HEADER_TIMEOUT])
+        if env.get(ENV_ACCESS_LOG):
+            values["access_log"] = env[ENV_ACCESS_LOG] == "1"
         return cls(**values)  # type: ignore[arg-type]
 
     def environment(self) -> dict[str, str]:
@@ -71,6 +92,10 @@ class HttpSettings:
             ENV_MAX_BODY: str(self.max_body_bytes),
             ENV_SESSION_TTL: str(self.session_ttl_seconds),
             ENV_RETRY_MS: str(self.sse_retry_ms),
+            ENV_MAX_INFLIGHT: str(self.max_inflight),
+            ENV_BODY_TIMEOUT: str(self.body_timeout_seconds),
+            ENV_HEADER_TIMEOUT: str(self.header_timeout_seconds),
+            ENV_ACCESS_LOG: "1" if self.access_log else "0",
         }
         if self.store is not None:
             env[ENV_STORE] = self.store
@@ -79,3 +104,10 @@ class HttpSettings:
 
 def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def _positive(name: str, value: str) -> int:
+    text = value.strip()
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"{name}={value!r}: must be a positive integer")
+    return int(text)

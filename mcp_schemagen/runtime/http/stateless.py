@@ -17,6 +17,8 @@ from typing import Any
 
 import orjson
 
+from ..core.admission import Slots
+from ..core.envelope import invalid_request
 from ..jsonrpc import RpcError
 from ..protocol import (
     INVALID_PARAMS,
@@ -54,10 +56,12 @@ class StatelessEndpoint:
         supported: list[str],
         params: Mapping[str, tuple[ParamHeader, ...]],
         serves: Callable[[str, Revision], bool] | None = None,
+        admission: Slots | None = None,
     ) -> None:
         self.core = core
         # Whether a method is answered in a revision (prompts/* only with prompts).
         self.serves = serves or (lambda method, revision: method in revision.methods)
+        self.admission = admission  # the process's bound on running requests
         self.revisions = {r.name: r for r in revisions if r.stateless}
         self.supported = supported
         self.params = params
@@ -75,18 +79,24 @@ class StatelessEndpoint:
         meta = message["params"]["_meta"]
         channel = CallChannel()
         session = Session(channel.send)
+        session.admission = self.admission
         session.client_capabilities = meta[META_CLIENT_CAPABILITIES]
         info = meta.get(META_CLIENT_INFO)
         session.client_info = info if type(info) is dict else {}
-        reply = settle(self.core.receive(request.body, session))
+        reply = settle(self.core.handle(request.message, session))
         await answer(request, channel, reply, status_of=_status, headers=[], resumable=None)
 
     def _check(self, message: Any, headers: Mapping[str, str]) -> tuple[RpcError | None, int]:
-        if type(message) is not dict:
+        if type(message) is list:
             return RpcError(INVALID_REQUEST, "JSON-RPC batches are not part of 2026-07-28"), 400
+        if type(message) is not dict:
+            return invalid_request(message), 400
         method = message.get("method")
         if type(method) is not str:
-            return RpcError(INVALID_REQUEST, "Invalid Request: clients send requests only"), 400
+            data = invalid_request(message).data
+            return RpcError(
+                INVALID_REQUEST, "Invalid Request: clients send requests only", data
+            ), 400
         params = message.get("params")
         meta = params.get("_meta") if type(params) is dict else None
         version = meta.get(META_PROTOCOL_VERSION) if type(meta) is dict else None

@@ -1,0 +1,129 @@
+"""A deadline on a request's header section, for uvicorn (``python -m PACKAGE --http``).
+
+uvicorn closes a connection idle between requests (``timeout_keep_alive``) but sets no
+limit on how long a request's headers may take: a client sending them a byte at a time
+holds its connection for ever. These protocol classes (uvicorn's ``http`` setting) close a
+connection whose header section has not arrived whole within
+``MCP_HTTP_HEADER_TIMEOUT_SECONDS`` (``HttpSettings.header_timeout_seconds``) of its first
+byte, or of the connection opening. The body has its own deadline in the app
+(``body_timeout_seconds``, app.py), which any ASGI server honours; under another ASGI
+server, the header deadline is that server's to enforce (granian, gunicorn: see README).
+
+Module-level classes, since uvicorn hands its settings (this class among them) to worker
+processes by pickling them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from typing import Any
+
+from .settings import HttpSettings
+
+
+@functools.cache
+def header_timeout_seconds() -> float:
+    return HttpSettings.from_environment().header_timeout_seconds
+
+
+class _Deadline:
+    """Closes ``transport`` when armed for too long."""
+
+    __slots__ = ("_timer",)
+
+    def __init__(self) -> None:
+        self._timer: asyncio.TimerHandle | None = None
+
+    def arm(self, transport: asyncio.BaseTransport) -> None:
+        if self._timer is None:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(header_timeout_seconds(), _close, transport)
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+def _close(transport: asyncio.BaseTransport) -> None:
+    if not transport.is_closing():
+        transport.close()
+
+
+def protocol_class() -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (httptools when installed, as uvicorn itself prefers) with
+    the header deadline."""
+    classes = _classes()
+    return classes.get("HeaderDeadlineHttpTools", classes["HeaderDeadlineH11"])
+
+
+def __getattr__(name: str) -> Any:
+    # The classes are made on first use, so importing this module needs no uvicorn; a
+    # worker process unpickling uvicorn's settings finds them here by name.
+    classes = _classes()
+    if name in classes:
+        return classes[name]
+    raise AttributeError(name)
+
+
+@functools.cache
+def _classes() -> dict[str, type[asyncio.Protocol]]:
+    from uvicorn.protocols.http import h11_impl
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    idle = h11_impl.h11.IDLE  # type: ignore[attr-defined]  # h11 through uvicorn, declared
+
+    class HeaderDeadlineH11(H11Protocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._header_deadline = _Deadline()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._header_deadline.arm(transport)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is idle:  # a request begun, headers not yet whole
+                if data:
+                    self._header_deadline.arm(self.transport)
+            else:
+                self._header_deadline.disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._header_deadline.disarm()
+            super().connection_lost(exc)
+
+    classes: dict[str, type[asyncio.Protocol]] = {"HeaderDeadlineH11": HeaderDeadlineH11}
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # httptools missing (uvicorn's own choice then): the h11 class serves
+        return classes
+
+    class HeaderDeadlineHttpTools(HttpToolsProtocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._header_deadline = _Deadline()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._header_deadline.arm(transport)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._header_deadline.arm(self.transport)
+
+        def on_headers_complete(self) -> None:
+            self._header_deadline.disarm()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._header_deadline.disarm()
+            super().connection_lost(exc)
+
+    classes["HeaderDeadlineHttpTools"] = HeaderDeadlineHttpTools
+    for name, cls in classes.items():  # pickled by reference: this module, this name
+        cls.__qualname__ = name
+        cls.__module__ = __name__
+    return classes

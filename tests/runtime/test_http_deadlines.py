@@ -1,0 +1,97 @@
+"""The header deadline of ``python -m PACKAGE --http`` (runtime/http/deadlines.py) under
+both uvicorn protocols: a connection whose request headers trickle in, on its first
+request or after a keep-alive response, is closed once the deadline passes."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from mcp_schemagen.runtime.http import deadlines
+from tests.support.http_server import free_port
+
+REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "http":
+        headers = [(b"content-length", b"2")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+
+def _answered(connection: socket.socket) -> bool:
+    seen = b""
+    while not seen.endswith(b"\r\n\r\nok"):
+        chunk = connection.recv(100)
+        if not chunk:
+            return False
+        seen += chunk
+    return seen.startswith(b"HTTP/1.1 200")
+
+
+def _closed_while_trickling(connection: socket.socket, data: bytes) -> float | None:
+    """Seconds until the server closed the connection while ``data`` came a byte every
+    0.1 s; None when it stayed open."""
+    started = time.monotonic()
+    for byte in data:
+        try:
+            connection.sendall(bytes([byte]))
+        except OSError:
+            return time.monotonic() - started
+        time.sleep(0.1)
+        connection.setblocking(False)
+        try:
+            if connection.recv(100) == b"":
+                return time.monotonic() - started
+        except BlockingIOError:
+            pass
+        except OSError:
+            return time.monotonic() - started
+        finally:
+            connection.setblocking(True)
+    return None
+
+
+@pytest.mark.parametrize("name", ["HeaderDeadlineH11", "HeaderDeadlineHttpTools"])
+def test_trickling_headers_are_cut_off(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    monkeypatch.setenv("MCP_HTTP_HEADER_TIMEOUT_SECONDS", "0.5")
+    deadlines.header_timeout_seconds.cache_clear()
+    port = free_port()
+    config = uvicorn.Config(
+        _app, host="127.0.0.1", port=port, http=getattr(deadlines, name), log_level="warning",
+        lifespan="off",
+    )  # fmt: skip
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        first = socket.create_connection(("127.0.0.1", port), timeout=5)
+        took = _closed_while_trickling(first, REQUEST * 2)
+        assert took is not None and took < 2.0, took  # ~0.5 s, not the 7 s the bytes take
+        kept = socket.create_connection(("127.0.0.1", port), timeout=5)
+        kept.sendall(REQUEST)  # a whole request, quickly: answered, connection kept
+        assert _answered(kept)
+        took = _closed_while_trickling(kept, REQUEST * 2)  # the next one trickles
+        assert took is not None and took < 2.0, took
+        fast = socket.create_connection(("127.0.0.1", port), timeout=5)
+        fast.sendall(REQUEST)
+        assert _answered(fast)
+        time.sleep(1.0)  # past the deadline after a whole request: nothing armed
+        fast.sendall(REQUEST)
+        assert _answered(fast)
+        for connection in (first, kept, fast):
+            connection.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        deadlines.header_timeout_seconds.cache_clear()
