@@ -341,3 +341,23 @@ def test_the_command_line_refuses_an_open_or_broken_configuration(
     )  # fmt: skip
     assert failed.returncode == 2, failed.stderr
     assert message in failed.stderr
+
+
+def test_the_body_deadline_holds_in_front_of_the_guard_too(root: Path, tmp_path: Path) -> None:
+    """The guard reads a POST body before the endpoint does (the scopes depend on it): a
+    body trickling in is cut off at the same deadline, with or without a token."""
+    import socket
+
+    with deployment(root, tmp_path, extra=("--body-timeout", "1")) as served:
+        address = urlsplit(served.url)
+        with socket.create_connection((address.hostname, address.port), timeout=10) as client:
+            client.sendall(
+                b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"
+            )
+            started = time.monotonic()
+            reply = client.recv(4096)
+            waited = time.monotonic() - started
+        assert reply.startswith(b"HTTP/1.1 408"), reply[:80]
+        assert waited < 5, waited
+        assert served.called() == []

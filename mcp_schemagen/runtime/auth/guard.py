@@ -24,7 +24,7 @@ import orjson
 from ..core.listing import MAX_VISIBLE_SETS, restrict_listing
 from ..http.endpoint import Responder
 from ..http.settings import HttpSettings
-from ..http.wire import AsgiReceive, AsgiSend
+from ..http.wire import AsgiReceive, AsgiSend, BodyRefused, read_body
 from ..jsonrpc import RpcError
 from ..protocol import INVALID_REQUEST
 from ..store import Store
@@ -85,11 +85,11 @@ class Guard:
             return None
         message: Any = None
         if scope["method"] == "POST":
-            body = await self._body(headers, receive)
-            if body is None:
-                limit = self.http.max_body_bytes
-                failure = RpcError(INVALID_REQUEST, f"Request body larger than {limit} bytes")
-                await respond.rpc_error(413, None, failure)
+            try:
+                body = await read_body(headers, receive, self.http)
+            except BodyRefused as refused:
+                failure = RpcError(INVALID_REQUEST, str(refused))
+                await respond.rpc_error(refused.status, None, failure, close=True)
                 return None
             receive = _replay(body, receive)
             try:
@@ -178,26 +178,6 @@ class Guard:
             status, body if error else text, b"application/json" if error else None,
             [(b"www-authenticate", header)],
         )  # fmt: skip
-
-    async def _body(self, headers: dict[str, str], receive: AsgiReceive) -> bytes | None:
-        limit = self.http.max_body_bytes
-        declared = headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            return None
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            event = await receive()
-            if event["type"] != "http.request":
-                break
-            chunk = event.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                return None
-            chunks.append(chunk)
-            if not event.get("more_body", False):
-                break
-        return b"".join(chunks)
 
 
 def _callable_tools(

@@ -45,7 +45,7 @@ from .headers import accepts, host_allowed, origin_allowed, param_headers
 from .sessions import SessionEndpoint
 from .settings import HttpSettings
 from .stateless import StatelessEndpoint
-from .wire import AsgiReceive, AsgiSend
+from .wire import AsgiReceive, AsgiSend, BodyRefused, read_body
 
 Headers = dict[str, str]
 
@@ -219,8 +219,8 @@ class McpHttpApp:
             await respond.rpc_error(406, None, failure)
             return
         try:
-            body = await self._body(headers, receive)
-        except _BodyRefused as refused:
+            body = await read_body(headers, receive, self.settings)
+        except BodyRefused as refused:
             await respond.rpc_error(
                 refused.status, None, RpcError(INVALID_REQUEST, str(refused)), close=True
             )
@@ -246,42 +246,6 @@ class McpHttpApp:
                     return True
         revision = BY_NAME.get(version) if version is not None else None
         return revision is not None and revision.stateless
-
-    async def _body(self, headers: Headers, receive: AsgiReceive) -> bytes:
-        """The request body, refused (never buffered further) as soon as it exceeds the
-        size limit (413) or has not arrived whole within the body deadline (408)."""
-        settings = self.settings
-        limit = settings.max_body_bytes
-        declared = headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            raise _BodyRefused(413, f"Request body larger than {limit} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        try:
-            async with asyncio.timeout(settings.body_timeout_seconds):
-                while True:
-                    message = await receive()
-                    if message["type"] != "http.request":
-                        break
-                    chunk = message.get("body", b"")
-                    size += len(chunk)
-                    if size > limit:
-                        raise _BodyRefused(413, f"Request body larger than {limit} bytes")
-                    chunks.append(chunk)
-                    if not message.get("more_body", False):
-                        break
-        except TimeoutError:
-            raise _BodyRefused(
-                408,
-                f"Request body not received within {settings.body_timeout_seconds:g} seconds",
-            ) from None
-        return b"".join(chunks)
-
-
-class _BodyRefused(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def create_app(
