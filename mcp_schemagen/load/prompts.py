@@ -9,16 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.diagnostics import Diagnostic, error
-from mcp_schemagen.load.containment import outside_message
+from mcp_schemagen.diagnostics import Diagnostic
 from mcp_schemagen.load.tools import (
     definitions_in,
-    file_name_problem,
     find_tool_files,
-    not_json,
-    outside_tool_files,
-    parse_file,
-    tool_label,
+    read_definition_files,
 )
 
 
@@ -47,29 +42,7 @@ def load_prompts(
     root: Path, globs: Iterable[str], *, allow_outside: bool = False
 ) -> tuple[list[PromptSource], list[Diagnostic]]:
     """Every prompt of the project and its problems; no file is no prompts."""
-    globs = tuple(globs)
-    sources: list[PromptSource] = []
-    problems: list[Diagnostic] = []
-    if not allow_outside:
-        problems.extend(
-            error(name, "", outside_message("this prompt file (a symbolic link)"))
-            for name in outside_tool_files(root, globs)
-        )
-    for path in find_prompt_files(root, globs, allow_outside=allow_outside):
-        label = tool_label(root, path)
-        name_problem = file_name_problem(label)
-        if name_problem:
-            problems.append(error(label, "", name_problem))
-            continue
-        document, parse_problems = parse_file(path, label)
-        problems.extend(parse_problems)
-        if parse_problems:
-            continue
-        json_problems = not_json(document, label, "")
-        problems.extend(json_problems)
-        if json_problems:
-            continue
-        found, shape_problems = prompts_in(document, label)
-        sources.extend(found)
-        problems.extend(shape_problems)
+    sources, problems, _ = read_definition_files(
+        root, globs, "prompt", prompts_in, allow_outside=allow_outside
+    )
     return sources, problems

@@ -6,10 +6,10 @@ import json
 import math
 import sys
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -341,17 +341,35 @@ def outside_tool_files(root: Path, globs: Iterable[str]) -> list[str]:
     )
 
 
+Source = TypeVar("Source")
+
+
 def load_tools(
     root: Path, globs: Iterable[str], *, allow_outside: bool = False
 ) -> tuple[list[ToolSource], list[Diagnostic], list[Path]]:
     """Every tool of the project, its problems, and the files read (for provenance).
     A match that leads outside the project is reported, never read (unless allowed)."""
-    sources: list[ToolSource] = []
+    return read_definition_files(root, globs, "tool", tools_in, allow_outside=allow_outside)
+
+
+def read_definition_files(
+    root: Path,
+    globs: Iterable[str],
+    kind: str,
+    shape: Callable[[Any, str], tuple[list[Source], list[Diagnostic]]],
+    *,
+    allow_outside: bool = False,
+) -> tuple[list[Source], list[Diagnostic], list[Path]]:
+    """The definitions of one kind (tools, prompts) in the files ``globs`` match, read by
+    ``shape``; their problems; the files read. The same checks for every kind: file names,
+    links leading outside the project (reported, never read unless allowed), YAML/JSON."""
+    globs = tuple(globs)
+    sources: list[Source] = []
     problems: list[Diagnostic] = []
     files = find_tool_files(root, globs, allow_outside=allow_outside)
     if not allow_outside:
         problems.extend(
-            error(name, "", outside_message("this tool file (a symbolic link)"))
+            error(name, "", outside_message(f"this {kind} file (a symbolic link)"))
             for name in outside_tool_files(root, globs)
         )
     for path in files:
@@ -368,7 +386,7 @@ def load_tools(
         problems.extend(json_problems)
         if json_problems:
             continue
-        found, shape_problems = tools_in(document, label)
+        found, shape_problems = shape(document, label)
         sources.extend(found)
         problems.extend(shape_problems)
     return sources, problems, files
