@@ -10,8 +10,8 @@ never uses it needs no ``redis`` package. Keys (all under ``prefix``):
 - ``i:<stream>``: the request ids a stream answers (JSON), ``l:<stream>``: the lease of
   the worker running them (its id, expiring ``LEASE_SECONDS`` after its last renewal),
   ``f:<stream>``: set once the stream's calls are over or declared lost;
-- channel ``c``: published ``[session, request id]`` cancellations, heard by every
-  worker's subscriber task;
+- channel ``c``: published ``[session, request id]`` cancellations, and channel ``n``:
+  change notifications (``publish_notice``), both heard by every worker's subscriber task;
 - ``r:<session>:<request id>``: a list the client's reply to a server request is pushed
   to, popped (blocking) by the waiting handler.
 
@@ -210,7 +210,8 @@ class RedisStore(Store):
             client = self._dedicated()
             pubsub = client.pubsub()
             try:
-                await asyncio.wait_for(pubsub.subscribe(self.prefix + "c"), COMMAND_TIMEOUT_SECONDS)
+                channels = (self.prefix + "c", self.prefix + "n")
+                await asyncio.wait_for(pubsub.subscribe(*channels), COMMAND_TIMEOUT_SECONDS)
                 self._subscribed.set()
                 backoff = BACKOFF_FIRST
                 async for message in self._messages(pubsub):
@@ -245,6 +246,11 @@ class RedisStore(Store):
 
     def _heard(self, message: dict[str, Any]) -> None:
         if message.get("type") != "message":
+            return
+        channel = message.get("channel")
+        if channel == (self.prefix + "n").encode() or channel == self.prefix + "n":
+            if isinstance(message.get("data"), bytes):
+                self._noticed(message["data"])
             return
         try:
             session_id, request_id = orjson.loads(message["data"])
@@ -389,6 +395,10 @@ class RedisStore(Store):
     async def publish_cancel(self, session_id: str, request_id: RequestId) -> None:
         with self._unavailable():
             await self._redis.publish(self.prefix + "c", orjson.dumps([session_id, request_id]))
+
+    async def publish_notice(self, notice: bytes) -> None:
+        with self._unavailable():
+            await self._redis.publish(self.prefix + "n", notice)
 
     def _reply_key(self, session_id: str, request_id: RequestId) -> str:
         return f"{self.prefix}r:{session_id}:{orjson.dumps(request_id).decode()}"

@@ -38,6 +38,7 @@ class Session:
         "outbound",
         "revision",
         "send",
+        "subscriptions",
     )
 
     def __init__(self, send: Send | None = None) -> None:
@@ -57,6 +58,7 @@ class Session:
         # The transport's bound on requests running at once (HTTP: one for the process;
         # core/admission.py); None: requests start as they come (stdio bounds them itself).
         self.admission: Slots | None = None
+        self.subscriptions: set[str] = set()  # resources/subscribe URIs (subscriptions/)
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task
