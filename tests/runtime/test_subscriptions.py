@@ -251,3 +251,65 @@ def test_the_api_checks_its_arguments_and_is_quiet_when_not_serving(runtime: Any
     assert server.subscriptions.hub.announce(("tools", None)) is False  # never bound
     announce.notify_list_changed("tools")  # nothing serves: nothing happens
 
+
+# --------------------------------------------------------------------- across workers
+
+
+@pytest.fixture
+def redis(tmp_path: Any) -> Any:
+    from tests.support.http_server import REDIS, restartable_redis
+
+    if REDIS is None:
+        pytest.skip("redis-server is not installed (Debian package redis-server)")
+    with restartable_redis(tmp_path / "redis") as server:
+        yield server
+
+
+def test_hubs_of_two_workers_share_notices_through_redis_and_survive_a_restart(
+    redis: Any,
+) -> None:
+    """A notice announced at one worker's hub reaches the listeners of both, once; while
+    Redis is down an announcement neither raises nor stops the hub; after the restart the
+    subscribers are back and notices flow again."""
+    from mcp_schemagen.runtime.store_url import open_store
+    from mcp_schemagen.runtime.subscriptions.hub import Hub
+
+    async def scenario() -> None:
+        stores = [open_store(redis.url), open_store(redis.url)]
+        hubs = [Hub(), Hub()]
+        heard: list[list[Any]] = [[], []]
+        for store, hub, notes in zip(stores, hubs, heard, strict=True):
+            await store.start()
+            hub.bind(store)
+            hub.attach(notes.append)
+        try:
+
+            async def until(condition: Any, seconds: float = 20.0) -> bool:
+                deadline = asyncio.get_running_loop().time() + seconds
+                while asyncio.get_running_loop().time() < deadline:
+                    if condition():
+                        return True
+                    await asyncio.sleep(0.05)
+                return False
+
+            assert hubs[0].announce(("updated", URI))
+            assert await until(lambda: heard[0] and heard[1])
+            await asyncio.sleep(0.2)
+            assert heard == [[("updated", URI)], [("updated", URI)]]
+
+            redis.kill()
+            hubs[1].announce(("tools", None))  # retried in the background, never raised
+            await asyncio.sleep(0.5)
+            redis.start()
+            assert await until(lambda: all(s._subscribed.is_set() for s in stores))  # type: ignore[attr-defined]
+            for notes in heard:
+                notes.clear()
+            hubs[1].announce(("updated", OTHER))
+            assert await until(lambda: ("updated", OTHER) in heard[0])
+            assert ("updated", OTHER) in heard[1]
+        finally:
+            for hub, store in zip(hubs, stores, strict=True):
+                await hub.close()
+                await store.close()
+
+    asyncio.run(scenario())
