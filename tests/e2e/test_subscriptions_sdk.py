@@ -15,15 +15,21 @@ two HTTP workers sharing one redis-server: a project built with ``list-changed``
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
+import queue
 import sys
+import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 import anyio
 import pytest
 
+from tests.support.http_client import HttpSession, exchange
 from tests.support.http_server import REDIS, free_port, http_command, redis_server, serving
 from tests.support.projects import run_cli, write_project
 
@@ -239,3 +245,69 @@ def test_two_workers_listen(workers: Workers) -> None:
                 await listen_conversation(listener, announcer)
 
     anyio.run(run)
+
+
+class GetStream:
+    """A session's GET stream read line by line in a thread (raw HTTP: the subscribing
+    and the announcing go to other workers, which no SDK client does)."""
+
+    def __init__(self, url: str, headers: dict[str, str]) -> None:
+        parts = urlsplit(url)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=20)
+        self.connection.request(
+            "GET", parts.path, headers={**headers, "Accept": "text/event-stream"}
+        )
+        self.response = self.connection.getresponse()
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while line := self.response.fp.readline():
+                self.lines.put(line)
+        self.lines.put(b"")  # the end of the stream
+
+    def next_message(self, timeout: float = 10.0) -> Any:
+        """The next message's data; None once the stream ended."""
+        while True:
+            line = self.lines.get(timeout=timeout)
+            if not line:
+                return None
+            if line.startswith(b"data: ") and line.strip() != b"data:":
+                return json.loads(line[6:])
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def test_two_workers_subscribe_anywhere_the_stream_hears_it_and_delete_ends_it(
+    workers: Workers,
+) -> None:
+    session = HttpSession(workers.a, "2025-11-25")
+    announcer = HttpSession(workers.b, "2025-11-25")
+    stream = GetStream(workers.a, session.headers("ping", None))
+    try:
+        assert stream.response.status == 200
+        assert stream.response.getheader("content-type") == "text/event-stream"
+        # Subscribed at B, heard on the stream at A.
+        assert session.request("resources/subscribe", {"uri": URI}, url=workers.b).last == {
+            "jsonrpc": "2.0", "id": session._next, "result": {},
+        }  # fmt: skip
+        assert announcer.call("touch", {"uri": URI}).status == 200
+        message = stream.next_message()
+        assert message == {
+            "jsonrpc": "2.0",
+            "method": "notifications/resources/updated",
+            "params": {"uri": URI},
+        }
+        session.checker.check(message)  # a 2025-11-25 ResourceUpdatedNotification
+        assert announcer.call("change", {"kind": "tools"}).status == 200
+        changed = stream.next_message()
+        assert changed == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+        session.checker.check(changed)
+        # Ended at B: the stream at A ends with the next notice.
+        assert exchange(workers.b, "DELETE", headers=session.headers("ping", None)).status == 200
+        assert announcer.call("touch", {"uri": URI}).status == 200
+        assert stream.next_message() is None
+    finally:
+        stream.close()
