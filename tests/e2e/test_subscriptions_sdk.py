@@ -30,7 +30,14 @@ import anyio
 import pytest
 
 from tests.support.http_client import HttpSession, exchange
-from tests.support.http_server import REDIS, free_port, http_command, redis_server, serving
+from tests.support.http_server import (
+    REDIS,
+    free_port,
+    http_command,
+    redis_server,
+    restartable_redis,
+    serving,
+)
 from tests.support.projects import run_cli, write_project
 
 mcp = pytest.importorskip("mcp")
@@ -311,3 +318,60 @@ def test_two_workers_subscribe_anywhere_the_stream_hears_it_and_delete_ends_it(
         assert stream.next_message() is None
     finally:
         stream.close()
+
+
+def _ready(url: str) -> bool:
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    try:
+        connection.request("GET", "/readyz")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+def test_a_listen_stream_hears_changes_again_after_a_redis_restart(
+    project: Path, tmp_path: Path
+) -> None:
+    """Redis killed and restarted while a 2026-07-28 listen stream is open at worker A (the
+    stream needs no store): once both workers' subscribers are back (ready), a change
+    announced at B reaches the stream at A."""
+    if REDIS is None:
+        pytest.skip("redis-server is not installed (Debian package redis-server)")
+    with contextlib.ExitStack() as stack:
+        redis = stack.enter_context(restartable_redis(tmp_path / "redis"))
+        a, b = (
+            stack.enter_context(
+                serving(
+                    project,
+                    http_command("server", port, "--store", redis.url),
+                    port,
+                    tmp_path / f"{name}.log",
+                )
+            )
+            for name, port in (("a", free_port()), ("b", free_port()))
+        )
+
+        async def run() -> None:
+            with anyio.fail_after(90):
+                async with (
+                    Client(a, mode="2026-07-28", read_timeout_seconds=15) as listener,
+                    Client(b, mode="2026-07-28", read_timeout_seconds=15) as announcer,
+                    listener.listen(tools_list_changed=True) as subscription,
+                ):
+                    redis.kill()
+                    await anyio.sleep(0.5)
+                    redis.start()
+                    while not (await anyio.to_thread.run_sync(_ready, a)) or not (
+                        await anyio.to_thread.run_sync(_ready, b)
+                    ):
+                        await anyio.sleep(0.1)
+                    await announcer.call_tool("change", {"kind": "tools"})
+                    with anyio.fail_after(20):
+                        async for event in subscription:
+                            assert isinstance(event, ToolsListChanged)
+                            break
+
+        anyio.run(run)

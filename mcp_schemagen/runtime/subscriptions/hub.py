@@ -97,8 +97,11 @@ class Hub:
             running = None
         if running is loop:
             self._enqueue(notice)
-        else:
+            return True
+        try:
             loop.call_soon_threadsafe(self._enqueue, notice)
+        except RuntimeError:  # the loop closed meanwhile: the server stopped
+            return False
         return True
 
     def _enqueue(self, notice: Notice) -> None:
