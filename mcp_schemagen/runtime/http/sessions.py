@@ -138,7 +138,10 @@ class SessionEndpoint:
             reply = settle(self.core.handle(request.message, session))
             if session.log_rank != record["log_rank"]:
                 await self.store.update_session(session_id, {"log_rank": session.log_rank})
-            if session.subscriptions != set(record.get("subscriptions", ())):
+            subscribed_before = record.get("subscriptions")
+            if (session.subscriptions or subscribed_before) and session.subscriptions != set(
+                subscribed_before or ()
+            ):
                 subscribed = {"subscriptions": sorted(session.subscriptions)}
                 await self.store.update_session(session_id, subscribed)
             await answer(
