@@ -38,6 +38,7 @@ class Session:
         "outbound",
         "revision",
         "send",
+        "subscription_changes",
         "subscriptions",
     )
 
@@ -59,6 +60,9 @@ class Session:
         # core/admission.py); None: requests start as they come (stdio bounds them itself).
         self.admission: Slots | None = None
         self.subscriptions: set[str] = set()  # resources/subscribe URIs (subscriptions/)
+        # (uri, subscribed) in order, recorded only where a list is set (HTTP: the store
+        # applies them; over stdio the set is the whole truth).
+        self.subscription_changes: list[tuple[str, bool]] | None = None
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task

@@ -151,6 +151,15 @@ class Store:
         raise NotImplementedError
 
     # change notifications ------------------------------------------------------
+    async def change_subscriptions(self, session_id: str, changes: list[tuple[str, bool]]) -> None:
+        """Apply ``(uri, subscribed)`` changes, in order and at once, to the resources the
+        session subscribed to (they end with the session)."""
+        raise NotImplementedError
+
+    async def subscriptions_of(self, session_id: str) -> list[str] | None:
+        """The URIs the session subscribed to; None when the session does not exist."""
+        raise NotImplementedError
+
     async def publish_notice(self, notice: bytes) -> None:
         """Hand ``notice`` to ``on_notice`` on every worker (this one too), at most once
         each; a worker that cannot hear the store at that moment misses it."""
@@ -296,6 +305,22 @@ class MemoryStore(Store):
 
     async def publish_notice(self, notice: bytes) -> None:
         self._noticed(notice)
+
+    async def change_subscriptions(self, session_id: str, changes: list[tuple[str, bool]]) -> None:
+        found = self._sessions.get(session_id)
+        if found is None:
+            return
+        current = dict.fromkeys(found[0].get("subscriptions", ()))  # in process: atomic
+        for uri, subscribed in changes:
+            if subscribed:
+                current[uri] = None
+            else:
+                current.pop(uri, None)
+        found[0]["subscriptions"] = list(current)
+
+    async def subscriptions_of(self, session_id: str) -> list[str] | None:
+        record = await self.load_session(session_id)
+        return None if record is None else list(record.get("subscriptions", ()))
 
     async def deliver_reply(
         self, session_id: str, request_id: RequestId, message: dict[str, Any]

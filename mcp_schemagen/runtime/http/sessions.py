@@ -138,12 +138,8 @@ class SessionEndpoint:
             reply = settle(self.core.handle(request.message, session))
             if session.log_rank != record["log_rank"]:
                 await self.store.update_session(session_id, {"log_rank": session.log_rank})
-            subscribed_before = record.get("subscriptions")
-            if (session.subscriptions or subscribed_before) and session.subscriptions != set(
-                subscribed_before or ()
-            ):
-                subscribed = {"subscriptions": sorted(session.subscriptions)}
-                await self.store.update_session(session_id, subscribed)
+            if session.subscription_changes:  # resources/(un)subscribe, applied atomically
+                await self.store.change_subscriptions(session_id, session.subscription_changes)
             await answer(
                 request, channel, reply, status_of=_ok, headers=session_header, resumable=resumable
             )
@@ -231,7 +227,7 @@ class SessionEndpoint:
         session_id, record = found
         last = request.headers.get("last-event-id")
         if last is None and self.standalone is not None and self.standalone.enabled:
-            await self.standalone.serve(request, session_id)
+            await self.standalone.serve(request, session_id, bool(record.get("initialized")))
             return
         if last is None:
             await respond.plain(
@@ -280,7 +276,6 @@ def _record(session: Session) -> dict[str, Any]:
         "log_rank": session.log_rank,
         "capabilities": session.client_capabilities,
         "client_info": session.client_info,
-        "subscriptions": sorted(session.subscriptions),
     }
 
 
@@ -291,7 +286,7 @@ def _restore(record: dict[str, Any], channel: CallChannel) -> Session:
     session.log_rank = record["log_rank"]
     session.client_capabilities = record["capabilities"]
     session.client_info = record["client_info"]
-    session.subscriptions = set(record.get("subscriptions", ()))
+    session.subscription_changes = []  # the store keeps them (change_subscriptions)
     if session.revision.sse_priming:  # before it, a closed stream has no id to resume from
         session.close_stream = channel.close
     return session

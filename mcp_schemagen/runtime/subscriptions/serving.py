@@ -112,10 +112,13 @@ class Subscriptions:
         uri = params.get("uri")
         if type(uri) is not str or not uri:
             raise RpcError(INVALID_PARAMS, f"{method} needs params.uri, a resource URI (string)")
-        if method == "resources/subscribe":
+        subscribed = method == "resources/subscribe"
+        if subscribed:
             session.subscriptions.add(uri)
         else:
             session.subscriptions.discard(uri)
+        if session.subscription_changes is not None:
+            session.subscription_changes.append((uri, subscribed))
         return jsonrpc.result(request_id, {})
 
     def follow(self, session: Session) -> Callable[[], None]:

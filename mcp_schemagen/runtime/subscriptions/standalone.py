@@ -1,11 +1,12 @@
 """The GET stream of a Streamable HTTP session (2025-03-26 to 2025-11-25): what the
 server sends the session outside any call, here its change notifications.
 
-A session opens it with ``GET`` (no ``Last-Event-ID``) at whichever worker the balancer
-picks; that worker delivers every notice the hub offers it that the session wants. The
-session's subscriptions live in its store record (``resources/subscribe`` may reach
-another worker), read when a notice arrives, so a subscription made anywhere counts at
-once and a session that ended (DELETE, expiry) ends its stream. One stream per session
+A session opens it with ``GET`` (no ``Last-Event-ID``), once initialized, at whichever
+worker the balancer picks; that worker delivers every notice the hub offers it that the
+session wants. The session's subscriptions live in the store
+(``Store.change_subscriptions``: ``resources/subscribe`` may reach another worker), read
+when a notice arrives, so a subscription made anywhere counts at once and a session that
+ended (DELETE, expiry) ends its stream. One stream per session
 in a worker: a newer GET replaces the older. The stream is not resumable (its events
 carry no id): a notice is a hint to read again, not data a client must not miss.
 """
@@ -45,7 +46,10 @@ class StandaloneStreams:
         if ending is not None and not ending.done():
             ending.set_result(None)
 
-    async def serve(self, request: HttpRequest, session_id: str) -> None:
+    async def serve(self, request: HttpRequest, session_id: str, initialized: bool) -> None:
+        """Serve the stream until the client leaves, the session ends or the server stops
+        (``initialized``: the session was, when the stream opened; until it is, nothing is
+        sent)."""
         self.end(session_id)
         ending = self._open[session_id] = asyncio.get_running_loop().create_future()
         queue: asyncio.Queue[Notice] = asyncio.Queue()
@@ -70,9 +74,16 @@ class StandaloneStreams:
                     getting.cancel()
                     break
                 try:
+                    if not initialized:
+                        record = await self.store.load_session(session_id)
+                        initialized = bool(record and record.get("initialized"))
                     message = await self._message(session_id, getting.result())
                 except _SessionEnded:
                     break
+                except StoreUnavailable:
+                    continue  # a Redis restart loses this notice, not the stream
+                if not initialized:
+                    continue
                 if message is not None:
                     event = sse_event(message)
                     await send({"type": "http.response.body", "body": event, "more_body": True})
@@ -89,17 +100,11 @@ class StandaloneStreams:
                 del self._open[session_id]
 
     async def _message(self, session_id: str, notice: Notice) -> bytes | None:
-        """The notification for the session, None when it does not want this notice (or
-        the store cannot say now: a Redis restart loses the notice, not the stream)."""
-        try:
-            record = await self.store.load_session(session_id)
-        except StoreUnavailable:
-            return None
-        if record is None:
+        """The notification for the session, None when it does not want this notice."""
+        uris = await self.store.subscriptions_of(session_id)
+        if uris is None:
             raise _SessionEnded
-        if not record.get("initialized"):
-            return None
-        if not self.subscriptions.wants(notice, record.get("subscriptions", ())):
+        if not self.subscriptions.wants(notice, uris):
             return None
         return notification(notice)
 
