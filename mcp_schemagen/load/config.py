@@ -18,6 +18,7 @@ from mcp_schemagen.load.published import known_tool_fields
 from mcp_schemagen.load.specs import revision_names
 from mcp_schemagen.runtime.core.listing import CACHE_SCOPES, DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
+from mcp_schemagen.runtime.subscriptions.notices import LIST_KINDS
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
 DEFAULT_PROMPT_GLOBS = ("prompts/*.json", "prompts/*.yaml", "prompts/*.yml")
@@ -40,6 +41,8 @@ _KNOWN_KEYS = frozenset(
         "protocol-models",
         "accept-omitted",
         "accept-keywords",
+        "list-changed",
+        "resource-subscriptions",
         AUTHORIZATION_KEY,
     }
 )
@@ -75,6 +78,10 @@ class Config:
     authorization: tuple[tuple[str, str], ...] = ()
     # Prompt file globs (load/prompts.py); matching no file means no prompts.
     prompt_globs: tuple[str, ...] = DEFAULT_PROMPT_GLOBS
+    # Change notifications (runtime/subscriptions/): the kinds whose list_changed the
+    # server declares and sends, and whether clients may subscribe to resource updates.
+    list_changed: tuple[str, ...] = ()
+    resource_subscriptions: bool = False
 
     @property
     def package_dir(self) -> Path:
@@ -229,6 +236,24 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         )
         keywords = []
 
+    list_changed = section.get("list-changed", [])
+    if not (isinstance(list_changed, list) and all(k in LIST_KINDS for k in list_changed)):
+        bad(
+            "list-changed",
+            f"must be a list of the kinds whose lists may change while the server runs, from"
+            f" {', '.join(map(repr, LIST_KINDS))} (handlers announce a change with"
+            f" notify_list_changed), got {list_changed!r}",
+        )
+        list_changed = []
+    subscriptions = section.get("resource-subscriptions", False)
+    if not isinstance(subscriptions, bool):
+        bad(
+            "resource-subscriptions",
+            "must be true or false (clients may subscribe to resource updates, which"
+            f" handlers announce with notify_resource_updated), got {subscriptions!r}",
+        )
+        subscriptions = False
+
     authorization, auth_problems = parse_authorization(section.get(AUTHORIZATION_KEY), where)
     problems += auth_problems
     if problems:
@@ -252,4 +277,6 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         cache_scope=cache_scope,
         authorization=tuple(authorization.items()),
         prompt_globs=tuple(prompt_globs),
+        list_changed=tuple(k for k in LIST_KINDS if k in list_changed),
+        resource_subscriptions=subscriptions,
     )

@@ -84,6 +84,10 @@ def _server_options(config: Config) -> list[str]:
         options.append(f"ttl_ms={config.ttl_ms}")
     if config.cache_scope != DEFAULT_CACHE_SCOPE:
         options.append(f"cache_scope={string_literal(config.cache_scope)}")
+    if config.list_changed:
+        options.append(f"list_changed={config.list_changed!r}")
+    if config.resource_subscriptions:
+        options.append("subscribe=True")
     return options
 
 

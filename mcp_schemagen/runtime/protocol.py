@@ -144,6 +144,10 @@ class Revision:
     prompt_fields: frozenset[str] = frozenset({"name", "description", "arguments"})
     prompt_argument_fields: frozenset[str] = frozenset({"name", "description", "required"})
     completions_capability: bool = False
+    # Subscriptions (served only when a project switches them on; runtime/subscriptions/).
+    subscription_methods: frozenset[str] = frozenset(
+        {"resources/subscribe", "resources/unsubscribe"}
+    )
 
     def __repr__(self) -> str:
         return f"<protocol revision {self.name}>"
@@ -424,6 +428,7 @@ class Revision2026_07_28(Revision2025_11_25):
     }
     initialize_result_fields = frozenset()  # no initialize in the stateless era
     missing_capability_is_error = True
+    subscription_methods = frozenset({"subscriptions/listen"})  # SEP-2575
 
     def url_elicit_params(self, message: str, url: str, elicitation_id: str) -> dict[str, Any]:
         return {"mode": "url", "message": message, "url": url}  # no elicitationId any more

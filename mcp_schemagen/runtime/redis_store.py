@@ -10,8 +10,10 @@ never uses it needs no ``redis`` package. Keys (all under ``prefix``):
 - ``i:<stream>``: the request ids a stream answers (JSON), ``l:<stream>``: the lease of
   the worker running them (its id, expiring ``LEASE_SECONDS`` after its last renewal),
   ``f:<stream>``: set once the stream's calls are over or declared lost;
-- channel ``c``: published ``[session, request id]`` cancellations, heard by every
-  worker's subscriber task;
+- channel ``c``: published ``[session, request id]`` cancellations, and channel ``n``:
+  change notifications (``publish_notice``), both heard by every worker's subscriber task;
+- ``u:<session>``: the set of resource URIs the session subscribed to, expiring with the
+  session (refreshed with it);
 - ``r:<session>:<request id>``: a list the client's reply to a server request is pushed
   to, popped (blocking) by the waiting handler.
 
@@ -210,7 +212,8 @@ class RedisStore(Store):
             client = self._dedicated()
             pubsub = client.pubsub()
             try:
-                await asyncio.wait_for(pubsub.subscribe(self.prefix + "c"), COMMAND_TIMEOUT_SECONDS)
+                channels = (self.prefix + "c", self.prefix + "n")
+                await asyncio.wait_for(pubsub.subscribe(*channels), COMMAND_TIMEOUT_SECONDS)
                 self._subscribed.set()
                 backoff = BACKOFF_FIRST
                 async for message in self._messages(pubsub):
@@ -246,6 +249,11 @@ class RedisStore(Store):
     def _heard(self, message: dict[str, Any]) -> None:
         if message.get("type") != "message":
             return
+        channel = message.get("channel")
+        if channel == (self.prefix + "n").encode() or channel == self.prefix + "n":
+            if isinstance(message.get("data"), bytes):
+                self._noticed(message["data"])
+            return
         try:
             session_id, request_id = orjson.loads(message["data"])
         except (orjson.JSONDecodeError, TypeError, ValueError):
@@ -278,7 +286,8 @@ class RedisStore(Store):
             async with self._redis.pipeline(transaction=False) as pipe:
                 pipe.get(key)
                 pipe.expire(key, self.session_ttl)
-                raw, _ = await pipe.execute()
+                pipe.expire(self.prefix + "u:" + session_id, self.session_ttl)
+                raw, _, _ = await pipe.execute()
         if raw is None:
             return None
         record: dict[str, Any] = orjson.loads(raw)
@@ -294,7 +303,11 @@ class RedisStore(Store):
 
     async def end_session(self, session_id: str) -> bool:
         with self._unavailable():
-            return bool(await self._redis.delete(self.prefix + "s:" + session_id))
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.delete(self.prefix + "s:" + session_id)
+                pipe.delete(self.prefix + "u:" + session_id)
+                ended, _ = await pipe.execute()
+        return bool(ended)
 
     # resumable streams ---------------------------------------------------------
     def track_calls(self, stream_id: str, request_ids: list[RequestId]) -> None:
@@ -389,6 +402,29 @@ class RedisStore(Store):
     async def publish_cancel(self, session_id: str, request_id: RequestId) -> None:
         with self._unavailable():
             await self._redis.publish(self.prefix + "c", orjson.dumps([session_id, request_id]))
+
+    async def change_subscriptions(self, session_id: str, changes: list[tuple[str, bool]]) -> None:
+        key = self.prefix + "u:" + session_id
+        with self._unavailable():
+            async with self._redis.pipeline(transaction=True) as pipe:  # MULTI: all at once
+                for uri, subscribed in changes:
+                    (pipe.sadd if subscribed else pipe.srem)(key, uri)
+                pipe.expire(key, self.session_ttl)
+                await pipe.execute()
+
+    async def subscriptions_of(self, session_id: str) -> list[str] | None:
+        with self._unavailable():
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.exists(self.prefix + "s:" + session_id)
+                pipe.smembers(self.prefix + "u:" + session_id)
+                exists, members = await pipe.execute()
+        if not exists:
+            return None
+        return sorted(member.decode() for member in members)
+
+    async def publish_notice(self, notice: bytes) -> None:
+        with self._unavailable():
+            await self._redis.publish(self.prefix + "n", notice)
 
     def _reply_key(self, session_id: str, request_id: RequestId) -> str:
         return f"{self.prefix}r:{session_id}:{orjson.dumps(request_id).decode()}"

@@ -28,6 +28,11 @@ from .prompts.table import PromptEntry
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
 from .registry import ToolEntry
 from .session import Session
+from .subscriptions.serving import Subscriptions
+
+SUBSCRIPTION_METHODS = frozenset(
+    {"resources/subscribe", "resources/unsubscribe", "subscriptions/listen"}
+)
 
 
 class Server:
@@ -36,6 +41,9 @@ class Server:
     ``tools`` in the order tools/list publishes them; ``revisions`` the protocol revisions
     it speaks (each tool's ``published`` has a definition for every one of them);
     ``prompts`` the prompts prompts/list publishes, in order (none: no prompts capability);
+    ``list_changed`` the kinds ("tools", "prompts", "resources") whose list_changed
+    notifications it declares and sends, ``subscribe`` whether clients may subscribe to
+    resource updates (runtime/subscriptions/);
     ``page_size`` tools per tools/list page (``None``: one page); ``instructions`` what
     initialize (and server/discover) tell the client about using the server; ``ttl_ms``
     and ``cache_scope`` the caching hints of 2026-07-28 tools/list and server/discover.
@@ -55,8 +63,16 @@ class Server:
         cache_scope: str = DEFAULT_CACHE_SCOPE,
         request_state: RequestStateSeal | None = None,
         prompts: Sequence[PromptEntry] = (),
+        list_changed: Iterable[str] = (),
+        subscribe: bool = False,
     ) -> None:
         caching = ListCaching(ttl_ms, cache_scope).checked()
+        # Change notifications (runtime/subscriptions/): prompts' only with prompts.
+        self.subscriptions = Subscriptions(
+            list_changed=[k for k in list_changed if k != "prompts" or prompts],
+            subscribe=subscribe,
+            stamp={},
+        )
         self.negotiation = Negotiation(
             revisions,
             name=name,
@@ -64,7 +80,9 @@ class Server:
             instructions=instructions,
             caching=caching,
             prompts=bool(prompts),
+            subscriptions=self.subscriptions,
         )
+        self.subscriptions.stamp = self.negotiation.stamp
         self.revisions: tuple[Revision, ...] = self.negotiation.revisions
         self.supported = self.negotiation.supported
         self.tools: dict[str, DispatchTool] = dispatch_tools(tools, self.revisions)
@@ -144,6 +162,8 @@ class Server:
             return self.prompts.get(request_id, params, meta, revision, log_rank, session)
         if method == "completion/complete":
             return self.prompts.complete(request_id, params, revision)
+        if method in SUBSCRIPTION_METHODS:
+            return self.subscriptions.route(request_id, method, params, session)
         if method == "server/discover":
             return jsonrpc.result(request_id, negotiation.discover())
         if method == "logging/setLevel":

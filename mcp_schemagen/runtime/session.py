@@ -38,6 +38,8 @@ class Session:
         "outbound",
         "revision",
         "send",
+        "subscription_changes",
+        "subscriptions",
     )
 
     def __init__(self, send: Send | None = None) -> None:
@@ -57,6 +59,10 @@ class Session:
         # The transport's bound on requests running at once (HTTP: one for the process;
         # core/admission.py); None: requests start as they come (stdio bounds them itself).
         self.admission: Slots | None = None
+        self.subscriptions: set[str] = set()  # resources/subscribe URIs (subscriptions/)
+        # (uri, subscribed) in order, recorded only where a list is set (HTTP: the store
+        # applies them; over stdio the set is the whole truth).
+        self.subscription_changes: list[tuple[str, bool]] | None = None
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task

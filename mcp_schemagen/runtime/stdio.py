@@ -103,7 +103,10 @@ async def serve(
     writer = _Writer(done)
     await writer.open(loop, stdout_fd)
     limit = max_inflight if max_inflight is not None else max_inflight_from_environment()
-    reader = _Reader(server, server.session(writer.write), writer, done, max_inflight=limit)
+    session = server.session(writer.write)
+    reader = _Reader(server, session, writer, done, max_inflight=limit)
+    server.subscriptions.start(None)  # change notifications: this process is the only one
+    unfollow = server.subscriptions.follow(session)
     pump: asyncio.Task[None] | None = None
     restore = [fd for fd in (stdin_fd, stdout_fd) if _is_blocking(fd)]
     try:
@@ -114,6 +117,8 @@ async def serve(
         else:  # a file, a terminal, /dev/null: read it in a thread
             pump = asyncio.ensure_future(_pump(loop, stdin_fd, reader))
         await done
+        unfollow()
+        await server.subscriptions.stop()  # listen streams end now, with their result
         await reader.finish(SHUTDOWN_GRACE_SECONDS)
         await writer.aclose()
     finally:

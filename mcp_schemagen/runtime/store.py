@@ -21,6 +21,9 @@ The stateless revision (2026-07-28) needs none of this; the session revisions
   another worker, which calls ``deliver_reply(session, R, message)``. The HTTP app
   already routes every POSTed response there; the interactive-tools work only needs to
   send the request and await the reply;
+- change notifications (``runtime/subscriptions/``): ``publish_notice`` reaches the
+  ``on_notice`` callback of every worker, this one included, which delivers it to the
+  sessions and streams it holds;
 - which worker runs a call whose stream a client may resume (``track_calls``, then
   ``open_stream`` takes a lease the worker keeps renewing, ``release_calls`` when the
   call is over): a reader of the stream elsewhere tells a dead owner (lease expired, no
@@ -47,6 +50,7 @@ import orjson
 from .jsonrpc import RequestId
 
 CancelCallback = Callable[[str, RequestId], None]
+NoticeCallback = Callable[[bytes], None]
 # A stream's events: (sequence number, message or None for the priming event, last?).
 Event = tuple[int, bytes, bool]
 
@@ -80,6 +84,7 @@ class Store:
 
     def __init__(self) -> None:
         self.on_cancel: CancelCallback | None = None  # set by the HTTP app
+        self.on_notice: NoticeCallback | None = None  # set by the subscription hub
 
     async def start(self) -> None:
         """Connect and subscribe (called once, at the app's start-up)."""
@@ -144,6 +149,25 @@ class Store:
     ) -> dict[str, Any] | None:
         """The client's response to a request the server sent; None on timeout."""
         raise NotImplementedError
+
+    # change notifications ------------------------------------------------------
+    async def change_subscriptions(self, session_id: str, changes: list[tuple[str, bool]]) -> None:
+        """Apply ``(uri, subscribed)`` changes, in order and at once, to the resources the
+        session subscribed to (they end with the session)."""
+        raise NotImplementedError
+
+    async def subscriptions_of(self, session_id: str) -> list[str] | None:
+        """The URIs the session subscribed to; None when the session does not exist."""
+        raise NotImplementedError
+
+    async def publish_notice(self, notice: bytes) -> None:
+        """Hand ``notice`` to ``on_notice`` on every worker (this one too), at most once
+        each; a worker that cannot hear the store at that moment misses it."""
+        raise NotImplementedError
+
+    def _noticed(self, notice: bytes) -> None:
+        if self.on_notice is not None:
+            self.on_notice(notice)
 
     def _cancelled(self, session_id: str, request_id: RequestId) -> None:
         if self.on_cancel is not None:
@@ -278,6 +302,25 @@ class MemoryStore(Store):
 
     async def publish_cancel(self, session_id: str, request_id: RequestId) -> None:
         self._cancelled(session_id, request_id)
+
+    async def publish_notice(self, notice: bytes) -> None:
+        self._noticed(notice)
+
+    async def change_subscriptions(self, session_id: str, changes: list[tuple[str, bool]]) -> None:
+        found = self._sessions.get(session_id)
+        if found is None:
+            return
+        current = dict.fromkeys(found[0].get("subscriptions", ()))  # in process: atomic
+        for uri, subscribed in changes:
+            if subscribed:
+                current[uri] = None
+            else:
+                current.pop(uri, None)
+        found[0]["subscriptions"] = list(current)
+
+    async def subscriptions_of(self, session_id: str) -> list[str] | None:
+        record = await self.load_session(session_id)
+        return None if record is None else list(record.get("subscriptions", ()))
 
     async def deliver_reply(
         self, session_id: str, request_id: RequestId, message: dict[str, Any]

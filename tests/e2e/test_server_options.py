@@ -65,6 +65,7 @@ def test_without_the_keys_the_runtime_defaults_apply(tmp_path: Path) -> None:
     assert code == 0, err
     dispatch = (root / "server" / "_dispatch.py").read_text(encoding="utf-8")
     assert "instructions=" not in dispatch and "ttl_ms=" not in dispatch
+    assert "list_changed=" not in dispatch and "subscribe=" not in dispatch
     client = Conversation(root, "server", "2026-07-28", tmp_path / "stderr")
     try:
         listed = client.result("tools/list", {"_meta": meta()})
@@ -86,6 +87,9 @@ def test_without_the_keys_the_runtime_defaults_apply(tmp_path: Path) -> None:
         ("ttl-ms = 9007199254740992", "ttl-ms", "must be an integer from 0 to"),
         ('cache-scope = "shared"', "cache-scope", "must be one of 'public', 'private'"),
         ('cache-scope = "Public"', "cache-scope", "must be one of 'public', 'private'"),
+        ('list-changed = "tools"', "list-changed", "must be a list of the kinds"),
+        ('list-changed = ["tool"]', "list-changed", "must be a list of the kinds"),
+        ("resource-subscriptions = 1", "resource-subscriptions", "must be true or false"),
     ],
 )
 def test_a_wrong_value_is_an_error_at_its_key(

@@ -24,10 +24,17 @@ RESULTS = {
     "prompts/list": "ListPromptsResult",
     "prompts/get": "GetPromptResult",
     "completion/complete": "CompleteResult",
+    "resources/subscribe": "EmptyResult",
+    "resources/unsubscribe": "EmptyResult",
 }
 NOTIFICATIONS = {
     "notifications/message": "LoggingMessageNotification",
     "notifications/progress": "ProgressNotification",
+    "notifications/resources/updated": "ResourceUpdatedNotification",
+    "notifications/tools/list_changed": "ToolListChangedNotification",
+    "notifications/prompts/list_changed": "PromptListChangedNotification",
+    "notifications/resources/list_changed": "ResourceListChangedNotification",
+    "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotification",
 }
 SERVER_REQUESTS = {  # what a server may ask its client during a tool call
     "elicitation/create": "ElicitRequest",

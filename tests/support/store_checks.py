@@ -20,7 +20,8 @@ from mcp_schemagen.runtime.store_url import open_store
 
 async def contract(first: Store, second: Store) -> None:
     """Sessions, resumable event logs a reader follows while they grow, cancellations
-    heard by every subscriber, a client's reply delivered to the handler awaiting it."""
+    heard by every subscriber, change notices heard by every worker once, a session's
+    resource subscriptions, a client's reply delivered to the handler awaiting it."""
     await first.create_session("s1", {"revision": "2025-11-25", "log_rank": 0})
     assert await second.load_session("s1") == {"revision": "2025-11-25", "log_rank": 0}
     await second.update_session("s1", {"log_rank": 3})
@@ -46,13 +47,45 @@ async def contract(first: Store, second: Store) -> None:
         await asyncio.sleep(0.02)
     assert heard == [("s1", 7)]
 
+    # A change notice reaches every worker once, the publisher's own included, in order.
+    notices: dict[str, list[bytes]] = {"first": [], "second": []}
+    first.on_notice = notices["first"].append
+    second.on_notice = notices["second"].append
+    for notice in (b'["updated","file:///a"]', b'["tools",null]'):
+        await second.publish_notice(notice)
+    wanted = [b'["updated","file:///a"]', b'["tools",null]']
+    expected = {"first": wanted, "second": wanted} if first is not second else None
+    for _ in range(100):
+        if all(len(n) >= 2 for n in notices.values()):
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.05)  # and no second copy
+    if expected is not None:
+        assert notices == expected, notices
+    else:  # one in-process store: the last callback set hears each notice once
+        assert notices["second"] == wanted and notices["first"] == [], notices
+
     waiting = asyncio.ensure_future(first.await_reply("s1", "r1", 5.0))
     await asyncio.sleep(0.05)
     await second.deliver_reply("s1", "r1", {"jsonrpc": "2.0", "id": "r1", "result": {}})
     assert await waiting == {"jsonrpc": "2.0", "id": "r1", "result": {}}
     assert await first.await_reply("s1", "r2", 0.05) is None
 
+    # A session's resource subscriptions: changed anywhere, read anywhere, ended with it.
+    assert await second.subscriptions_of("s1") == []
+    assert await second.subscriptions_of("nope") is None
+    await first.change_subscriptions("s1", [("file:///b", True), ("file:///a", True)])
+    await second.change_subscriptions("s1", [("file:///b", False), ("file:///c", True)])
+    await asyncio.gather(  # at once, from two workers: neither change is lost
+        first.change_subscriptions("s1", [("file:///d", True)]),
+        second.change_subscriptions("s1", [("file:///e", True)]),
+    )
+    wanted_uris = ["file:///a", "file:///c", "file:///d", "file:///e"]
+    assert sorted(await first.subscriptions_of("s1") or []) == wanted_uris
+    assert (await second.load_session("s1") or {}).get("revision") == "2025-11-25"
+
     assert await second.end_session("s1") is True
+    assert await first.subscriptions_of("s1") is None
     assert await first.load_session("s1") is None
     assert await first.end_session("s1") is False
 

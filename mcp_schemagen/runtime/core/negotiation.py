@@ -10,7 +10,7 @@ revision is the one the connection negotiated with ``initialize`` (2024-10-07 to
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..jsonrpc import RpcError
 from ..protocol import (
@@ -29,6 +29,9 @@ from ..session import Session, already_initialized
 from ..shorten import shorten
 from .listing import ListCaching
 
+if TYPE_CHECKING:  # the server composes both; negotiation only asks what it declares
+    from ..subscriptions.serving import Subscriptions
+
 # The revision a request is answered in, its ``_meta`` (None when absent or not an object)
 # and the log level it asked for (None: follow the session's logging/setLevel). A plain
 # tuple: every request makes one, and a NamedTuple costs a third of a tools/list.
@@ -44,6 +47,7 @@ class Negotiation:
         "_has_stateless",
         "_legacy",
         "_prompts",
+        "_subscriptions",
         "capabilities",
         "instructions",
         "latest",
@@ -63,6 +67,7 @@ class Negotiation:
         instructions: str | None,
         caching: ListCaching,
         prompts: bool = False,
+        subscriptions: Subscriptions | None = None,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -81,6 +86,10 @@ class Negotiation:
         if prompts:  # prompts/list, prompts/get and completion/complete, in every revision
             self.methods = self.methods.union(*(r.prompt_methods for r in chosen))
         self._prompts = prompts
+        # Subscribing methods and capabilities, where the project switches them on.
+        self._subscriptions = subscriptions if subscriptions and subscriptions.enabled else None
+        if self._subscriptions is not None:
+            self.methods = self.methods.union(*(r.subscription_methods for r in chosen))
         self.instructions = instructions
         self._caching = caching
         self.server_info = {"name": name, "version": version}
@@ -171,16 +180,24 @@ class Negotiation:
     def serves(self, method: str, revision: Revision) -> bool:
         """Whether ``method`` is answered in ``revision``: its own methods, and the prompt
         methods when the server has prompts."""
-        return method in revision.methods or (self._prompts and method in revision.prompt_methods)
+        return (
+            method in revision.methods
+            or (self._prompts and method in revision.prompt_methods)
+            or (self._subscriptions is not None and method in revision.subscription_methods)
+        )
 
     def capabilities_of(self, revision: Revision) -> dict[str, Any]:
         """What the server declares to a client of ``revision``: prompts (and completion of
-        their arguments, where the revision has that capability) only when it has prompts."""
+        their arguments, where the revision has that capability) only when it has prompts;
+        ``listChanged``/``subscribe`` where the project switches them on."""
         if not self._prompts:
-            return self.capabilities
-        declared = {**self.capabilities, "prompts": {"listChanged": False}}
-        if revision.completions_capability:
-            declared["completions"] = {}
+            declared = self.capabilities
+        else:
+            declared = {**self.capabilities, "prompts": {"listChanged": False}}
+            if revision.completions_capability:
+                declared["completions"] = {}
+        if self._subscriptions is not None:
+            declared = self._subscriptions.declare(declared)
         return declared
 
     def unsupported(self, requested: Any) -> RpcError:

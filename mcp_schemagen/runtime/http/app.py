@@ -40,6 +40,7 @@ from ..protocol import BY_NAME, INTERNAL_ERROR, INVALID_REQUEST, newest
 from ..server import Server
 from ..store import Store, StoreUnavailable
 from ..store_url import open_store
+from ..subscriptions.standalone import StandaloneStreams
 from .endpoint import JSON, HttpRequest, Responder
 from .headers import accepts, host_allowed, origin_allowed, param_headers
 from .sessions import SessionEndpoint
@@ -71,8 +72,9 @@ class McpHttpApp:
         # One bound on running requests for every HTTP request this process serves.
         self.admission = Slots(self.settings.max_inflight)
         self.sessions = SessionEndpoint(
-            server, server.revisions, self.store, self.settings, self.admission
-        )
+            server, server.revisions, self.store, self.settings, self.admission,
+            StandaloneStreams(server.subscriptions, self.store),
+        )  # fmt: skip
         params = {name: param_headers(t.entry.input_schema) for name, t in server.tools.items()}
         self.stateless = StatelessEndpoint(
             server,
@@ -126,6 +128,7 @@ class McpHttpApp:
             self._started = asyncio.get_running_loop().create_future()
             try:
                 await self.store.start()
+                self.server.subscriptions.start(self.store)  # notices cross workers by it
             except BaseException as exc:
                 self._started.set_exception(exc)
                 self._started.exception()  # raised below: no "never retrieved" at exit
@@ -145,6 +148,7 @@ class McpHttpApp:
                     return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                await self.server.subscriptions.stop()  # listen streams end with a result
                 await self.store.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return

@@ -8,8 +8,9 @@ must be the negotiated revision (400 otherwise); absent, the negotiated one is a
 as older clients never send it. POSTed notifications and responses get 202:
 ``notifications/cancelled`` is published to every worker (the one running the call
 cancels it), a response to a server request is delivered to the handler awaiting it.
-GET with ``Last-Event-ID`` resumes a stream; GET without it gets 405, since this server
-pushes nothing outside a call.
+GET with ``Last-Event-ID`` resumes a stream; GET without it opens the session's stream of
+change notifications when the project has them (``subscriptions/standalone.py``), else
+gets 405, since the server then pushes nothing outside a call.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..protocol import BY_NAME, INVALID_REQUEST, Revision
 from ..session import Session
 from ..shorten import shorten
 from ..store import Store
+from ..subscriptions.standalone import StandaloneStreams
 from .endpoint import JSON, HttpRequest, MessageCore
 from .headers import accepts
 from .settings import HttpSettings
@@ -46,8 +48,10 @@ class SessionEndpoint:
         store: Store,
         settings: HttpSettings,
         admission: Slots | None = None,
+        standalone: StandaloneStreams | None = None,
     ) -> None:
         self.core = core
+        self.standalone = standalone  # GET streams of change notifications (subscriptions/)
         self.admission = admission  # the process's bound on running requests
         self.store = store
         self.settings = settings
@@ -134,6 +138,8 @@ class SessionEndpoint:
             reply = settle(self.core.handle(request.message, session))
             if session.log_rank != record["log_rank"]:
                 await self.store.update_session(session_id, {"log_rank": session.log_rank})
+            if session.subscription_changes:  # resources/(un)subscribe, applied atomically
+                await self.store.change_subscriptions(session_id, session.subscription_changes)
             await answer(
                 request, channel, reply, status_of=_ok, headers=session_header, resumable=resumable
             )
@@ -220,6 +226,9 @@ class SessionEndpoint:
             return
         session_id, record = found
         last = request.headers.get("last-event-id")
+        if last is None and self.standalone is not None and self.standalone.enabled:
+            await self.standalone.serve(request, session_id, bool(record.get("initialized")))
+            return
         if last is None:
             await respond.plain(
                 405, b"Method Not Allowed: no server-initiated stream", b"POST, DELETE"
@@ -245,6 +254,8 @@ class SessionEndpoint:
         if found is None:
             return
         await self.store.end_session(found[0])
+        if self.standalone is not None:
+            self.standalone.end(found[0])
         await request.respond.empty(200)
 
 
@@ -275,6 +286,7 @@ def _restore(record: dict[str, Any], channel: CallChannel) -> Session:
     session.log_rank = record["log_rank"]
     session.client_capabilities = record["capabilities"]
     session.client_info = record["client_info"]
+    session.subscription_changes = []  # the store keeps them (change_subscriptions)
     if session.revision.sse_priming:  # before it, a closed stream has no id to resume from
         session.close_stream = channel.close
     return session

@@ -23,6 +23,7 @@ from conformance_server.api import (
     form,
     get_context,
     image,
+    notify_list_changed,
     text,
     user,
 )
@@ -369,3 +370,17 @@ async def test_input_required_result_prompt() -> PromptReturn:
         key="user_context",
     )
     return f"Use this context: {(answer.content or {}).get('context')}"
+
+
+# mcp-codegen tool: "test_trigger_tool_change"
+def test_trigger_tool_change() -> str | list[ContentBlock]:
+    """Diagnostic hook: announces that the tool list changed (notifications/tools/list_changed to listeners that asked for it)"""
+    notify_list_changed("tools")
+    return "Mutation triggered"
+
+
+# mcp-codegen tool: "test_trigger_prompt_change"
+def test_trigger_prompt_change() -> str | list[ContentBlock]:
+    """Diagnostic hook: announces that the prompt list changed (notifications/prompts/list_changed to listeners that asked for it)"""
+    notify_list_changed("prompts")
+    return "Mutation triggered"
