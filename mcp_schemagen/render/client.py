@@ -50,10 +50,16 @@ def tool_method(tool: CompiledTool) -> tuple[ClientMethod, frozenset[str]]:
     (None: not sent, so the server applies its default)."""
     names: set[str] = set()
     body: list[str] = []
+    # The dict sent, named apart from every parameter (a property may be called "arguments").
+    sent_name = _free(
+        "arguments",
+        frozenset({tool.whole_arguments or "", *(p.python_name for p in tool.parameters)}),
+    )
     if tool.whole_arguments is not None:
         parameters = f"{tool.whole_arguments}: {tool.input_type}"
         names.add(tool.input_type)
-        body.append(f"arguments: dict[str, _Any] = dict({tool.whole_arguments})")
+        # sent as it is, whatever the input type (a TypedDict, a union of them, a dict)
+        body.append(f"{sent_name}: _Any = {tool.whole_arguments}")
     else:
         signature, sent, left_out = [], [], []
         for p in tool.parameters:
@@ -70,21 +76,21 @@ def tool_method(tool: CompiledTool) -> tuple[ClientMethod, frozenset[str]]:
                 left_out.append(p)
         parameters = "*, " + ", ".join(signature) if signature else ""
         items = ", ".join(f"{string_literal(p.json_name)}: {p.python_name}" for p in sent)
-        body.append(f"arguments: dict[str, _Any] = {{{items}}}")
+        body.append(f"{sent_name}: dict[str, _Any] = {{{items}}}")
         for p in left_out:
             body.append(f"if {p.python_name} is not None:")
-            body.append(f"    arguments[{string_literal(p.json_name)}] = {p.python_name}")
+            body.append(f"    {sent_name}[{string_literal(p.json_name)}] = {p.python_name}")
     name = string_literal(tool.name)
     if tool.output_type is not None:
         names.add(tool.output_type)
         returns = tool.output_type
         body.append(
             f"return _cast({tool.output_type}, "
-            f"await self._mcp_client.call_structured({name}, arguments))"
+            f"await self._mcp_client.call_structured({name}, {sent_name}))"
         )
     else:
         returns = "list[_mcp_types.ContentBlock]"
-        body.append(f"return await self._mcp_client.call_content({name}, arguments)")
+        body.append(f"return await self._mcp_client.call_content({name}, {sent_name})")
     doc = tool.description.strip() if tool.description and tool.description.strip() else None
     method = ClientMethod(
         tool.function,
