@@ -37,8 +37,9 @@ def package_name(listing: Path) -> str:
 
 def load_listing(files: Sequence[Path]) -> tuple[list[ToolSource], list[Diagnostic]]:
     """Every tool of the files; tools the build would refuse are left out of the client
-    with a warning naming the problem (someone else's server is what it is), unless
-    nothing is left."""
+    with a warning naming the problem (someone else's server is what it is: a tool whose
+    x-mcp-header is malformed, or whose schema points at a network $ref the client must
+    never fetch, cannot be called safely)."""
     sources: list[ToolSource] = []
     problems: list[Diagnostic] = []
     for path in files:
@@ -84,13 +85,15 @@ def load_listing(files: Sequence[Path]) -> tuple[list[ToolSource], list[Diagnost
             continue
         seen.add(name)
         unique.append(source)
-    if not unique:
+    if not unique and sources:
         problems.append(
-            error(
-                ", ".join(map(str, files)), "", "no tool the client could call; nothing was written"
+            warning(
+                ", ".join(map(str, files)),
+                "",
+                "no tool of the listing can be called (see the warnings above): the client has "
+                "no tool methods",
             )
         )
-        raise BuildError(problems)
     return unique, problems
 
 

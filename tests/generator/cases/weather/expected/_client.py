@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar, TextIO, TypeVar
 
 import anyio
 import mcp
 import mcp.types
 from mcp.client.session import ClientSession, ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp.shared.message import SessionMessage
 from typing_extensions import Self
 
 from ._runtime.validation import Validator, compile_validator
+
+T = TypeVar("T")
 
 __all__ = [
     "ArgumentError",
@@ -74,6 +77,11 @@ class ToolCallError(ClientError):
     @property
     def text(self) -> str:
         return "".join(b.text for b in self.content if isinstance(b, mcp.types.TextContent))
+
+
+# The 2026-07-28 error for a protocol version the server does not take: its data lists
+# the versions it does.
+UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 
 def json_pointer(path: Sequence[str | int]) -> str:
@@ -135,7 +143,8 @@ class BaseClient:
             problems = _problems(self._validator(tool, "inputSchema"), dict(arguments))
             if problems:
                 raise ArgumentError(tool, problems)
-        result = await self.sdk.call_tool(tool, dict(arguments))
+        sent = dict(arguments)
+        result = await self._once_more_if_version_refused(lambda: self.sdk.call_tool(tool, sent))
         if result.is_error:
             raise ToolCallError(tool, result)
         return result
@@ -161,7 +170,37 @@ class BaseClient:
         self, prompt: str, arguments: Mapping[str, str | None]
     ) -> mcp.types.GetPromptResult:
         sent = {k: v for k, v in arguments.items() if v is not None}
-        return await self.sdk.get_prompt(prompt, sent)
+        return await self._once_more_if_version_refused(lambda: self.sdk.get_prompt(prompt, sent))
+
+    async def list_tools(self) -> list[mcp.types.Tool]:
+        """Every tool the server lists now (all pages); the typed methods need no listing."""
+        tools: list[mcp.types.Tool] = []
+        cursor: str | None = None
+        while True:
+            page = await self._once_more_if_version_refused(
+                lambda: self.sdk.list_tools(cursor=cursor)
+            )
+            tools += page.tools
+            cursor = page.next_cursor
+            if cursor is None:
+                return tools
+
+    async def _once_more_if_version_refused(self, send: Callable[[], Awaitable[T]]) -> T:
+        # A 2026-07-28 server may refuse a request's protocol version and list those it
+        # takes; when the version this client speaks is among them (a refusal in passing,
+        # from a server rolling out, say), the request is sent once more, as SEP-2575 asks.
+        try:
+            return await send()
+        except MCPError as refused:
+            data = refused.data if isinstance(refused.data, dict) else {}
+            supported = data.get("supported")
+            if (
+                refused.code != UNSUPPORTED_PROTOCOL_VERSION
+                or not isinstance(supported, list)
+                or self.sdk.protocol_version not in supported
+            ):
+                raise
+            return await send()
 
     # ------------------------------------------------------------------ connecting
 
