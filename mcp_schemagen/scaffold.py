@@ -59,10 +59,11 @@ HTTP_DEPENDENCIES: Final = (
 # PACKAGE.client, the typed client (README, "Typed client"), is built on the official SDK;
 # the server never imports it. Below 2.4: the client primes two private fields of the
 # SDK's ClientSession (the x-mcp-header map and the output schemas it would list for).
-CLIENT_DEPENDENCIES: Final = ("mcp>=2.3,<2.4",)
+# anyio: the in-process connection's memory streams (mcp depends on it too).
+CLIENT_DEPENDENCIES: Final = ("mcp>=2.3,<2.4", "anyio>=4")
 # Besides mcp-codegen itself, pinned to the version that generated the package; pre-commit
 # runs the hook of .pre-commit-config.yaml.
-DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3", "pre-commit>=4,<5")
+DEV_DEPENDENCIES: Final = ("pytest>=8", *CLIENT_DEPENDENCIES, "pre-commit>=4,<5")
 
 # The protocol revisions the official Python SDK client of DEV_DEPENDENCIES negotiates
 # (checked against the installed SDK by the tests). The project's server tests drive that

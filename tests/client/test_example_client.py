@@ -124,3 +124,21 @@ def test_mypy_refuses_a_wrong_type_and_a_misspelt_argument(example: Path) -> Non
     assert any('use_client.py:10: error: Argument "units"' in e for e in errors), errors
     assert any('use_client.py:11: error: Argument "style"' in e for e in errors), errors
     assert result.returncode == 1
+
+
+def test_the_readme_example_runs_as_written(example: Path, tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Typed client\n", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    script = tmp_path / "readme_example.py"
+    script.write_text(code + "\n\nimport anyio\n\nanyio.run(test_forecast)\nprint('ok')\n")
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=example,
+        env={**os.environ, "PYTHONPATH": str(example)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
