@@ -60,6 +60,10 @@ def load_listing(files: Sequence[Path]) -> tuple[list[ToolSource], list[Diagnost
             for d in check_tool(source, publish(source.definition, DEFAULT_NAMES))
             if d.level is Level.ERROR
         ]
+        if errors and not _callable_shape(source):
+            # Not a tool at all (no name, no object inputSchema): the listing is wrong,
+            # not the server's choice, so it stops the command.
+            raise BuildError(problems + errors)
         if errors:
             first = errors[0]
             problems.append(
@@ -95,6 +99,12 @@ def load_listing(files: Sequence[Path]) -> tuple[list[ToolSource], list[Diagnost
             )
         )
     return unique, problems
+
+
+def _callable_shape(source: ToolSource) -> bool:
+    """Whether a definition has what a call needs: a name and an object inputSchema."""
+    name, schema = source.definition.get("name"), source.definition.get("inputSchema")
+    return isinstance(name, str) and bool(name) and isinstance(schema, dict)
 
 
 def standalone_client(

@@ -22,7 +22,7 @@ from mcp.client.session import ClientSession, ElicitationFnT, ListRootsFnT, Logg
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp.shared.message import SessionMessage
-from typing_extensions import Self
+from typing_extensions import Self, TypedDict, Unpack
 
 from ._runtime.validation import Validator, compile_validator
 
@@ -32,6 +32,7 @@ __all__ = [
     "ArgumentError",
     "BaseClient",
     "ClientError",
+    "ConnectOptions",
     "ContractError",
     "ToolCallError",
 ]
@@ -94,6 +95,21 @@ def _problems(validator: Validator, instance: Any) -> list[tuple[str, str]]:
         for failure in validator.iter_errors(instance)
     ]
     return sorted(found)[:10]
+
+
+class ConnectOptions(TypedDict, total=False):
+    """What every connect_* takes besides where the server is."""
+
+    # "legacy": initialize, a 2025-11-25 session; "2026-07-28": stateless; "auto" (the
+    # default): server/discover, then whichever the server speaks
+    mode: str
+    validate: bool  # check arguments locally before sending (default True)
+    elicitation: ElicitationFnT | None  # callbacks, passed to the SDK as they are
+    sampling: SamplingFnT | None
+    roots: ListRootsFnT | None
+    logging: LoggingFnT | None
+    log_level: mcp.types.LoggingLevel | None  # 2026-07-28: the level each request asks for
+    read_timeout: float | None  # seconds a request may wait for its answer (default 30)
 
 
 class BaseClient:
@@ -206,31 +222,19 @@ class BaseClient:
 
     @classmethod
     @asynccontextmanager
-    async def connect(
-        cls,
-        server: Any,
-        *,
-        mode: str = "auto",
-        validate: bool = True,
-        elicitation: ElicitationFnT | None = None,
-        sampling: SamplingFnT | None = None,
-        roots: ListRootsFnT | None = None,
-        logging: LoggingFnT | None = None,
-        read_timeout: float | None = 30,
-    ) -> AsyncIterator[Self]:
-        """Any server `mcp.Client` takes (a URL, `StdioServerParameters`, a transport).
-        `mode`: "legacy" (initialize, a 2025-11-25 session), "2026-07-28" (stateless) or
-        "auto" (server/discover, then whichever the server speaks)."""
+    async def connect(cls, server: Any, **options: Unpack[ConnectOptions]) -> AsyncIterator[Self]:
+        """Any server `mcp.Client` takes (a URL, `StdioServerParameters`, a transport)."""
         async with mcp.Client(
             server,
-            mode=mode,
-            elicitation_callback=elicitation,
-            sampling_callback=sampling,
-            list_roots_callback=roots,
-            logging_callback=logging,
-            read_timeout_seconds=read_timeout,
+            mode=options.get("mode", "auto"),
+            elicitation_callback=options.get("elicitation"),
+            sampling_callback=options.get("sampling"),
+            list_roots_callback=options.get("roots"),
+            logging_callback=options.get("logging"),
+            log_level=options.get("log_level"),
+            read_timeout_seconds=options.get("read_timeout", 30),
         ) as sdk:
-            yield cls(sdk, validate=validate)
+            yield cls(sdk, validate=options.get("validate", True))
 
     @classmethod
     @asynccontextmanager
@@ -241,13 +245,7 @@ class BaseClient:
         cwd: str | Path | None = None,
         env: Mapping[str, str] | None = None,
         errlog: TextIO | None = None,
-        mode: str = "auto",
-        validate: bool = True,
-        elicitation: ElicitationFnT | None = None,
-        sampling: SamplingFnT | None = None,
-        roots: ListRootsFnT | None = None,
-        logging: LoggingFnT | None = None,
-        read_timeout: float | None = 30,
+        **options: Unpack[ConnectOptions],
     ) -> AsyncIterator[Self]:
         """Start `command` (by default this package's own server, `python -m PACKAGE`, with
         the running interpreter) and talk to it over stdio."""
@@ -264,16 +262,7 @@ class BaseClient:
             env=None if env is None else dict(env),
         )
         transport = stdio_client(parameters) if errlog is None else stdio_client(parameters, errlog)
-        async with cls.connect(
-            transport,
-            mode=mode,
-            validate=validate,
-            elicitation=elicitation,
-            sampling=sampling,
-            roots=roots,
-            logging=logging,
-            read_timeout=read_timeout,
-        ) as client:
+        async with cls.connect(transport, **options) as client:
             yield client
 
     @classmethod
@@ -283,13 +272,7 @@ class BaseClient:
         url: str,
         *,
         headers: Mapping[str, str] | None = None,
-        mode: str = "auto",
-        validate: bool = True,
-        elicitation: ElicitationFnT | None = None,
-        sampling: SamplingFnT | None = None,
-        roots: ListRootsFnT | None = None,
-        logging: LoggingFnT | None = None,
-        read_timeout: float | None = 30,
+        **options: Unpack[ConnectOptions],
     ) -> AsyncIterator[Self]:
         """Streamable HTTP at `url`; `headers` go with every request (an Authorization
         header, say)."""
@@ -299,46 +282,21 @@ class BaseClient:
         http = create_mcp_http_client(headers=dict(headers) if headers else None)
         async with http:
             async with cls.connect(
-                streamable_http_client(url, http_client=http),
-                mode=mode,
-                validate=validate,
-                elicitation=elicitation,
-                sampling=sampling,
-                roots=roots,
-                logging=logging,
-                read_timeout=read_timeout,
+                streamable_http_client(url, http_client=http), **options
             ) as client:
                 yield client
 
     @classmethod
     @asynccontextmanager
     async def connect_in_process(
-        cls,
-        server: Any = None,
-        *,
-        mode: str = "auto",
-        validate: bool = True,
-        elicitation: ElicitationFnT | None = None,
-        sampling: SamplingFnT | None = None,
-        roots: ListRootsFnT | None = None,
-        logging: LoggingFnT | None = None,
-        read_timeout: float | None = 30,
+        cls, server: Any = None, **options: Unpack[ConnectOptions]
     ) -> AsyncIterator[Self]:
         """A generated server's `Server` in this process, over memory streams: the same
         JSON-RPC bytes as stdio, no subprocess (for unit tests). By default the server of
         the package this client was generated into."""
         if server is None:
             server = cls.own_server()
-        async with cls.connect(
-            _in_process(server),
-            mode=mode,
-            validate=validate,
-            elicitation=elicitation,
-            sampling=sampling,
-            roots=roots,
-            logging=logging,
-            read_timeout=read_timeout,
-        ) as client:
+        async with cls.connect(_in_process(server), **options) as client:
             yield client
 
 
