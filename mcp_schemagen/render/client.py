@@ -15,14 +15,22 @@ from mcp_schemagen.naming import docstring_literal, string_literal
 
 # Names client.py defines or imports for itself; a tool's public type of the same name
 # would shadow them, so the client's own classes step aside (`Client_`).
+# Attributes of the tools and prompts objects: a method of the same name steps aside.
+_ATTRIBUTES = frozenset({"_mcp_client"})
 _OWN_NAMES = frozenset(
     {"ArgumentError", "BaseClient", "ClientError", "ContractError", "ToolCallError"}
 )
 
 
+# Module names a method body uses: a parameter of the same name would shadow them, so
+# such a parameter is renamed (`_cast_`); `self` is renamed in the method instead.
+_BODY_NAMES = frozenset({"_Any", "_cast", "_mcp", "_mcp_types"})
+
+
 @dataclass(frozen=True)
 class ClientMethod:
     name: str
+    self_name: str  # `self`, unless a parameter is called so
     parameters: str  # Python source after `self, `
     returns: str
     docstring: str | None
@@ -50,11 +58,11 @@ def tool_method(tool: CompiledTool) -> tuple[ClientMethod, frozenset[str]]:
     (None: not sent, so the server applies its default)."""
     names: set[str] = set()
     body: list[str] = []
+    local = _local_names([p.python_name for p in tool.parameters])
+    taken = frozenset({tool.whole_arguments or "", *local.values()})
+    this = _free("self", taken)
     # The dict sent, named apart from every parameter (a property may be called "arguments").
-    sent_name = _free(
-        "arguments",
-        frozenset({tool.whole_arguments or "", *(p.python_name for p in tool.parameters)}),
-    )
+    sent_name = _free("arguments", taken | {this})
     if tool.whole_arguments is not None:
         parameters = f"{tool.whole_arguments}: {tool.input_type}"
         names.add(tool.input_type)
@@ -64,36 +72,39 @@ def tool_method(tool: CompiledTool) -> tuple[ClientMethod, frozenset[str]]:
         signature, sent, left_out = [], [], []
         for p in tool.parameters:
             names |= p.references
+            py = local[p.python_name]
             required = p.default_source is None and not p.has_schema_default
             if required:
-                signature.append(f"{p.python_name}: {p.annotation}")
+                signature.append(f"{py}: {p.annotation}")
                 sent.append(p)
             elif p.default_source is not None and p.default_source != "None":
-                signature.append(f"{p.python_name}: {p.annotation} = {p.default_source}")
+                signature.append(f"{py}: {p.annotation} = {p.default_source}")
                 sent.append(p)
             else:  # no default, a mutable one, or null: sent only when given
-                signature.append(f"{p.python_name}: {_optional(p.annotation)} = None")
+                signature.append(f"{py}: {_optional(p.annotation)} = None")
                 left_out.append(p)
         parameters = "*, " + ", ".join(signature) if signature else ""
-        items = ", ".join(f"{string_literal(p.json_name)}: {p.python_name}" for p in sent)
+        items = ", ".join(f"{string_literal(p.json_name)}: {local[p.python_name]}" for p in sent)
         body.append(f"{sent_name}: dict[str, _Any] = {{{items}}}")
         for p in left_out:
-            body.append(f"if {p.python_name} is not None:")
-            body.append(f"    {sent_name}[{string_literal(p.json_name)}] = {p.python_name}")
+            py = local[p.python_name]
+            body.append(f"if {py} is not None:")
+            body.append(f"    {sent_name}[{string_literal(p.json_name)}] = {py}")
     name = string_literal(tool.name)
     if tool.output_type is not None:
         names.add(tool.output_type)
         returns = tool.output_type
         body.append(
             f"return _cast({tool.output_type}, "
-            f"await self._mcp_client.call_structured({name}, {sent_name}))"
+            f"await {this}._mcp_client.call_structured({name}, {sent_name}))"
         )
     else:
         returns = "list[_mcp_types.ContentBlock]"
-        body.append(f"return await self._mcp_client.call_content({name}, {sent_name})")
+        body.append(f"return await {this}._mcp_client.call_content({name}, {sent_name})")
     doc = tool.description.strip() if tool.description and tool.description.strip() else None
     method = ClientMethod(
-        tool.function,
+        _free(tool.function, _ATTRIBUTES),
+        this,
         parameters,
         returns,
         docstring_literal(doc, indent="        ") if doc else None,
@@ -103,16 +114,42 @@ def tool_method(tool: CompiledTool) -> tuple[ClientMethod, frozenset[str]]:
 
 
 def prompt_method(prompt: CompiledPrompt) -> tuple[ClientMethod, frozenset[str]]:
-    items = ", ".join(f"{string_literal(p.json_name)}: {p.python_name}" for p in prompt.parameters)
+    local = _local_names([p.python_name for p in prompt.parameters])
+    this = _free("self", frozenset(local.values()))
+    signature = [
+        f"{local[p.python_name]}: {p.annotation}" + ("" if p.required else " | None = None")
+        for p in prompt.parameters
+    ]
+    items = ", ".join(
+        f"{string_literal(p.json_name)}: {local[p.python_name]}" for p in prompt.parameters
+    )
     doc = prompt.description.strip() if prompt.description and prompt.description.strip() else None
     method = ClientMethod(
-        prompt.function,
-        prompt.signature_parameters(),
+        _free(prompt.function, _ATTRIBUTES),
+        this,
+        "*, " + ", ".join(signature) if signature else "",
         "_mcp_types.GetPromptResult",
         docstring_literal(doc, indent="        ") if doc else None,
-        (f"return await self._mcp_client.get_prompt({string_literal(prompt.name)}, {{{items}}})",),
+        (
+            f"return await {this}._mcp_client.get_prompt("
+            f"{string_literal(prompt.name)}, {{{items}}})",
+        ),
     )
     return method, frozenset(a.name for a in prompt.aliases)
+
+
+def _local_names(python_names: list[str]) -> dict[str, str]:
+    """Each parameter's name in the method: its handler name, unless a body name."""
+    chosen: dict[str, str] = {}
+    taken = set(python_names) | _BODY_NAMES
+    for name in python_names:
+        if name in _BODY_NAMES:
+            renamed = _free(name + "_", frozenset(taken))
+            taken.add(renamed)
+            chosen[name] = renamed
+        else:
+            chosen[name] = name
+    return chosen
 
 
 def tool_schemas(tools: Sequence[CompiledTool]) -> dict[str, dict[str, Any]]:
