@@ -133,6 +133,14 @@ async def run(transport: str, mode: str, url: str | None) -> None:
             print("refused locally", error.problems)
         else:
             raise AssertionError("an empty location passed the local check")
+        client.validate = False  # now the server's own check answers
+        try:
+            await client.tools.get_weather(location="")
+        except ToolCallError as error:
+            print("refused by the server", "'location'" in error.text)
+        else:
+            raise AssertionError("the server accepted an empty location")
+        client.validate = True
 
         prompt = await client.prompts.weather_briefing(city="Oslo", style="haiku")
         raw_prompt = await client.sdk.get_prompt(

@@ -64,6 +64,7 @@ def assert_every_call(output: str, mode: str) -> None:
     assert "tool plan_trip content Booked 2 nights in Rome for Grace" in output
     assert "isError divide cannot divide by zero" in output
     assert "refused locally [('/location', " in output
+    assert "refused by the server True" in output
     assert "prompt weather_briefing 2" in output
 
 
