@@ -173,7 +173,11 @@ def client_modules(
     prompts: Sequence[CompiledPrompt] = (),
 ) -> dict[str, str]:
     """``client.py`` and ``_client.py`` (paths relative to the package) before formatting;
-    ``template(name, **values)`` renders a template of templates/package/."""
+    ``template(name, **values)`` renders a template of templates/package/.
+
+    Resources join the same way once the IR has them: a ``resource_method`` beside
+    ``prompt_method``, a ``ClientResources`` class in client.py.jinja (as ``ClientPrompts``)
+    and a ``read_resource`` on ``BaseClient`` in _client.py.jinja (as ``get_prompt``)."""
     tool_methods = [tool_method(t) for t in tools]
     prompt_methods = [prompt_method(p) for p in prompts]
     used = sorted({n for _, names in (*tool_methods, *prompt_methods) for n in names})
