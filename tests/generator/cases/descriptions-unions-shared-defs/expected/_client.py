@@ -8,6 +8,7 @@ one per tool and prompt, are in `client.py`: import from there."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -90,11 +91,11 @@ def json_pointer(path: Sequence[str | int]) -> str:
 
 
 def _problems(validator: Validator, instance: Any) -> list[tuple[str, str]]:
-    found = [
-        (json_pointer(list(failure.instance_path)), str(failure.message))
-        for failure in validator.iter_errors(instance)
-    ]
-    return sorted(found)[:10]
+    # The first ten, in order: an argument list can fail a schema in countless places.
+    failures = itertools.islice(validator.iter_errors(instance), 10)
+    return sorted(
+        (json_pointer(list(failure.instance_path)), str(failure.message)) for failure in failures
+    )
 
 
 class ConnectOptions(TypedDict, total=False):
