@@ -163,6 +163,23 @@ def command_new(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def command_client(arguments: argparse.Namespace) -> int:
+    from mcp_schemagen.atomic import replace_all
+    from mcp_schemagen.render.client_package import package_name, standalone_client
+
+    files = [Path(name) for name in arguments.listing]
+    package = arguments.package or package_name(files[0])
+    out = Path(arguments.out)
+    outputs, warnings = standalone_client(files, package, out)
+    _warn(arguments, warnings)
+    replace_all([f.path for f in outputs], [f.text.encode("utf-8") for f in outputs])
+    print(f"wrote {shlex.quote(_shown(out / package))} ({len(outputs)} files)")
+    if not arguments.quiet:
+        print("\nIt needs the official MCP SDK: pip install 'mcp>=2.3,<2.4' jsonschema-rs")
+        print(f"    async with {package}.client.connect_stdio([COMMAND, ...]) as client: ...")
+    return EXIT_OK
+
+
 def command_specs_list(arguments: argparse.Namespace) -> int:
     for revision in specs.pinned_revisions():
         if arguments.quiet:
@@ -286,6 +303,22 @@ def _parser() -> argparse.ArgumentParser:
         "(default: all but the opt-in pre-release 2024-10-07)",
     )
     new.set_defaults(run=command_new)
+
+    client = commands.add_parser(
+        "client",
+        parents=[common],
+        help="write a typed client package for any MCP server from its tool listing",
+        description="Write a standalone typed client package (one method per tool, the same "
+        "types and validators a generated server has) for a server whose tools are in "
+        "LISTING: tool files or a saved tools/list result, JSON or YAML. Tools the build would "
+        "refuse are left out with a warning.",
+    )
+    client.add_argument("listing", nargs="+", help="tool files or saved tools/list results")
+    client.add_argument("--out", required=True, help="folder the package is written in")
+    client.add_argument(
+        "--package", help="import name of the package (default: the first file's name + _client)"
+    )
+    client.set_defaults(run=command_client)
 
     spec_commands = commands.add_parser(
         "specs",

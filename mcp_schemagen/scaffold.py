@@ -56,9 +56,14 @@ HTTP_DEPENDENCIES: Final = (
     "redis>=5,<9",
     "PyJWT[crypto]>=2.10,<3",
 )
+# PACKAGE.client, the typed client (README, "Typed client"), is built on the official SDK;
+# the server never imports it. Below 2.4: the client primes two private fields of the
+# SDK's ClientSession (the x-mcp-header map and the output schemas it would list for).
+# anyio: the in-process connection's memory streams (mcp depends on it too).
+CLIENT_DEPENDENCIES: Final = ("mcp>=2.3,<2.4", "anyio>=4")
 # Besides mcp-codegen itself, pinned to the version that generated the package; pre-commit
 # runs the hook of .pre-commit-config.yaml.
-DEV_DEPENDENCIES: Final = ("pytest>=8", "mcp>=2.3,<3", "pre-commit>=4,<5")
+DEV_DEPENDENCIES: Final = ("pytest>=8", *CLIENT_DEPENDENCIES, "pre-commit>=4,<5")
 
 # The protocol revisions the official Python SDK client of DEV_DEPENDENCIES negotiates
 # (checked against the installed SDK by the tests). The project's server tests drive that
@@ -221,6 +226,7 @@ def project_files(
         "runtime_dependencies": RUNTIME_DEPENDENCIES,
         "protocol_dependencies": PROTOCOL_DEPENDENCIES,
         "http_dependencies": HTTP_DEPENDENCIES,
+        "client_dependencies": CLIENT_DEPENDENCIES,
         "dev_dependencies": DEV_DEPENDENCIES,
         # The same generator, installed the way this one was: a shell word for the README,
         # a YAML (JSON) string for the hook.

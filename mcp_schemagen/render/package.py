@@ -17,6 +17,7 @@ from mcp_schemagen.compile.typegen import beyond_64_bits
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal, string_literal
 from mcp_schemagen.package_data import data_dir
+from mcp_schemagen.render.client import client_modules
 from mcp_schemagen.render.formatting import format_modules
 from mcp_schemagen.render.output import OutputFile
 from mcp_schemagen.render.provenance import header, sha256_text
@@ -186,6 +187,17 @@ def render_package(
         "_types/__init__.py": header([])
         + '"""Types of each tool, one private module per tool and direction."""\n',
     }
+    # The typed client (README, "Typed client"): imports `mcp` (the `client` extra) and is
+    # imported by nothing the server runs.
+    files |= client_modules(
+        _template,
+        header=top,
+        machinery_header=header([]),
+        server_name=config.server_name,
+        server_module=config.package,
+        tools=tools,
+        prompts=prompts,
+    )
     for tool in tools:
         own = header([(tool.file, inputs[tool.file])])
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source

@@ -62,7 +62,11 @@ DISTRIBUTIONS = {
     "uvicorn": "uvicorn",  # imported only by `--http`
     "redis": "redis",  # imported only by `--store redis://...`
     "jwt": "PyJWT",  # imported only when an access token is checked (--auth-*)
+    "mcp": "mcp",  # imported only by the typed client (client.py, _client.py)
+    "anyio": "anyio",  # the same
 }
+# The typed client's modules: the server never imports them; the `client` extra.
+CLIENT_MODULES = {"client.py", "_client.py"}
 # Imported only inside the functions serving --http, --store redis:// and --auth-*: the
 # `http` extra.
 HTTP_ONLY = {"uvicorn", "redis", "PyJWT"}
@@ -298,7 +302,11 @@ def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Pa
     document = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
     meta = document["project"]
     package = project / NAME
-    serving = [p for p in package.rglob("*.py") if "protocol" not in p.relative_to(package).parts]
+    serving = [
+        p
+        for p in package.rglob("*.py")
+        if "protocol" not in p.relative_to(package).parts and p.name not in CLIENT_MODULES
+    ]
     imported = {DISTRIBUTIONS[name] for name in _third_party_imports(serving)}
     # Streamable HTTP (uvicorn, and redis for a shared store) is imported only by
     # `--http`, from the http extra (which adds uvicorn's optional speed-ups).
@@ -316,6 +324,10 @@ def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Pa
     models_module.write_text(render_protocol_module(specs.load(newest)), encoding="utf-8")
     models = {DISTRIBUTIONS[name] for name in _third_party_imports([models_module])}
     assert models == _names(meta["optional-dependencies"]["protocol"]) == {"pydantic"}
+    client = {DISTRIBUTIONS[name] for name in _third_party_imports(
+        [package / name for name in sorted(CLIENT_MODULES)]
+    )}  # fmt: skip
+    assert client - runtime == _names(meta["optional-dependencies"]["client"]) == {"mcp", "anyio"}
     dev = meta["optional-dependencies"]["dev"]
     assert f"{DISTRIBUTION}=={__version__}" in dev
     assert {"pytest", "mcp"} <= _names(dev)

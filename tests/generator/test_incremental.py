@@ -81,9 +81,10 @@ def test_an_edit_redoes_one_tool_and_matches_a_build_from_nothing(
 
     # Its types alone are made again; every other tool's come from the cache.
     assert counted["typed"] == ["Tool3Input"]
-    # Formatted again: the edited tool's module and the two modules that list every tool.
+    # Formatted again: the edited tool's module and the three modules that list every tool
+    # (the dispatch table, types.py and the typed client).
     formatted = counted["formatted"]
-    assert len(formatted) == 3, [text.splitlines()[3:5] for text in formatted]
+    assert len(formatted) == 4, [text.splitlines()[3:5] for text in formatted]
     assert any("class Tool3Input" in text for text in formatted)
 
     # The same bytes as a build from nothing of the same project and handler module.

@@ -1,0 +1,206 @@
+"""IR -> the typed client modules (``client.py`` with one method per tool and prompt,
+``_client.py`` the machinery on the official SDK), for a generated package and for the
+standalone client of someone else's server (``mcp-codegen client``). Names, signatures
+and escaping are decided here; the templates only print."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_schemagen.compile.ir import CompiledTool
+from mcp_schemagen.compile.prompts import CompiledPrompt
+from mcp_schemagen.naming import docstring_literal, string_literal
+
+# Names client.py defines or imports for itself; a tool's public type of the same name
+# would shadow them, so the client's own classes step aside (`Client_`).
+# Attributes of the tools and prompts objects: a method of the same name steps aside.
+_ATTRIBUTES = frozenset({"_mcp_client"})
+_OWN_NAMES = frozenset(
+    {"ArgumentError", "BaseClient", "ClientError", "ContractError", "ToolCallError"}
+)
+
+
+# Module names a method body uses: a parameter of the same name would shadow them, so
+# such a parameter is renamed (`_cast_`); `self` is renamed in the method instead.
+_BODY_NAMES = frozenset({"_Any", "_cast", "_mcp", "_mcp_types"})
+
+
+@dataclass(frozen=True)
+class ClientMethod:
+    name: str
+    self_name: str  # `self`, unless a parameter is called so
+    parameters: str  # Python source after `self, `
+    returns: str
+    docstring: str | None
+    body: tuple[str, ...]
+
+
+def _free(name: str, taken: frozenset[str]) -> str:
+    while name in taken:
+        name += "_"
+    return name
+
+
+def _plain(text: str) -> str:
+    """``text`` for the middle of a docstring: printable ASCII, no quote or backslash."""
+    return "".join(c if 0x20 <= ord(c) < 0x7F and c not in '\\"' else "?" for c in text)
+
+
+def _optional(annotation: str) -> str:
+    return annotation if "None" in annotation.split(" | ") else f"{annotation} | None"
+
+
+def tool_method(tool: CompiledTool) -> tuple[ClientMethod, frozenset[str]]:
+    """The method of one tool and the public type names its signature uses. Parameters are
+    the handler's, except that every argument the schema does not require may be left out
+    (None: not sent, so the server applies its default)."""
+    names: set[str] = set()
+    body: list[str] = []
+    local = _local_names([p.python_name for p in tool.parameters])
+    taken = frozenset({tool.whole_arguments or "", *local.values()})
+    this = _free("self", taken)
+    # The dict sent, named apart from every parameter (a property may be called "arguments").
+    sent_name = _free("arguments", taken | {this})
+    if tool.whole_arguments is not None:
+        parameters = f"{tool.whole_arguments}: {tool.input_type}"
+        names.add(tool.input_type)
+        # sent as it is, whatever the input type (a TypedDict, a union of them, a dict)
+        body.append(f"{sent_name}: _Any = {tool.whole_arguments}")
+    else:
+        signature, sent, left_out = [], [], []
+        for p in tool.parameters:
+            names |= p.references
+            py = local[p.python_name]
+            required = p.default_source is None and not p.has_schema_default
+            if required:
+                signature.append(f"{py}: {p.annotation}")
+                sent.append(p)
+            elif p.default_source is not None and p.default_source != "None":
+                signature.append(f"{py}: {p.annotation} = {p.default_source}")
+                sent.append(p)
+            else:  # no default, a mutable one, or null: sent only when given
+                signature.append(f"{py}: {_optional(p.annotation)} = None")
+                left_out.append(p)
+        parameters = "*, " + ", ".join(signature) if signature else ""
+        items = ", ".join(f"{string_literal(p.json_name)}: {local[p.python_name]}" for p in sent)
+        body.append(f"{sent_name}: dict[str, _Any] = {{{items}}}")
+        for p in left_out:
+            py = local[p.python_name]
+            body.append(f"if {py} is not None:")
+            body.append(f"    {sent_name}[{string_literal(p.json_name)}] = {py}")
+    name = string_literal(tool.name)
+    if tool.output_type is not None:
+        names.add(tool.output_type)
+        returns = tool.output_type
+        body.append(
+            f"return _cast({tool.output_type}, "
+            f"await {this}._mcp_client.call_structured({name}, {sent_name}))"
+        )
+    else:
+        returns = "list[_mcp_types.ContentBlock]"
+        body.append(f"return await {this}._mcp_client.call_content({name}, {sent_name})")
+    doc = tool.description.strip() if tool.description and tool.description.strip() else None
+    method = ClientMethod(
+        _free(tool.function, _ATTRIBUTES),
+        this,
+        parameters,
+        returns,
+        docstring_literal(doc, indent="        ") if doc else None,
+        tuple(body),
+    )
+    return method, frozenset(names)
+
+
+def prompt_method(prompt: CompiledPrompt) -> tuple[ClientMethod, frozenset[str]]:
+    local = _local_names([p.python_name for p in prompt.parameters])
+    this = _free("self", frozenset(local.values()))
+    signature = [
+        f"{local[p.python_name]}: {p.annotation}" + ("" if p.required else " | None = None")
+        for p in prompt.parameters
+    ]
+    items = ", ".join(
+        f"{string_literal(p.json_name)}: {local[p.python_name]}" for p in prompt.parameters
+    )
+    doc = prompt.description.strip() if prompt.description and prompt.description.strip() else None
+    method = ClientMethod(
+        _free(prompt.function, _ATTRIBUTES),
+        this,
+        "*, " + ", ".join(signature) if signature else "",
+        "_mcp_types.GetPromptResult",
+        docstring_literal(doc, indent="        ") if doc else None,
+        (
+            f"return await {this}._mcp_client.get_prompt("
+            f"{string_literal(prompt.name)}, {{{items}}})",
+        ),
+    )
+    return method, frozenset(a.name for a in prompt.aliases)
+
+
+def _local_names(python_names: list[str]) -> dict[str, str]:
+    """Each parameter's name in the method: its handler name, unless a body name."""
+    chosen: dict[str, str] = {}
+    taken = set(python_names) | _BODY_NAMES
+    for name in python_names:
+        if name in _BODY_NAMES:
+            renamed = _free(name + "_", frozenset(taken))
+            taken.add(renamed)
+            chosen[name] = renamed
+        else:
+            chosen[name] = name
+    return chosen
+
+
+def tool_schemas(tools: Sequence[CompiledTool]) -> dict[str, dict[str, Any]]:
+    table: dict[str, dict[str, Any]] = {}
+    for tool in tools:
+        entry = {"inputSchema": tool.definition.get("inputSchema", {"type": "object"})}
+        if tool.output_type is not None:
+            entry["outputSchema"] = tool.definition["outputSchema"]
+        table[tool.name] = entry
+    return table
+
+
+def client_modules(
+    template: Any,
+    *,
+    header: str,
+    machinery_header: str,
+    server_name: str,
+    server_module: str | None,
+    tools: Sequence[CompiledTool],
+    prompts: Sequence[CompiledPrompt] = (),
+) -> dict[str, str]:
+    """``client.py`` and ``_client.py`` (paths relative to the package) before formatting;
+    ``template(name, **values)`` renders a template of templates/package/.
+
+    Resources join the same way once the IR has them: a ``resource_method`` beside
+    ``prompt_method``, a ``ClientResources`` class in client.py.jinja (as ``ClientPrompts``)
+    and a ``read_resource`` on ``BaseClient`` in _client.py.jinja (as ``get_prompt``)."""
+    tool_methods = [tool_method(t) for t in tools]
+    prompt_methods = [prompt_method(p) for p in prompts]
+    used = sorted({n for _, names in (*tool_methods, *prompt_methods) for n in names})
+    taken = frozenset(used) | _OWN_NAMES
+    # repr of JSON data is a Python expression equal to it (escaping every unprintable
+    # character), as the dispatch module's data is.
+    schemas = repr(tool_schemas(tools))
+    example = tool_methods[0][0].name if tool_methods else "NAME"
+    return {
+        "client.py": template(
+            "client.py.jinja",
+            header=header,
+            server_name_text=_plain(server_name),
+            own_server=server_module is not None,
+            example_method=example,
+            type_imports=", ".join(used),
+            schemas=schemas,
+            tools=[m for m, _ in tool_methods],
+            prompts=[m for m, _ in prompt_methods],
+            client_class=_free("Client", taken),
+            tools_class=_free("ClientTools", taken),
+            prompts_class=_free("ClientPrompts", taken),
+            server_module="None" if server_module is None else string_literal(server_module),
+        ),
+        "_client.py": template("_client.py.jinja", header=machinery_header),
+    }
