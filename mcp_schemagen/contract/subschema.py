@@ -1,0 +1,348 @@
+"""Decide whether one JSON Schema accepts every value another accepts ("old ⊆ new").
+
+The comparison walks both schemas together, keyword by keyword, in the way of
+jsonsubschema (Habib, Shinnar, Hirzel, Pradel, ISSTA 2021) without its canonicalisation:
+a schema is the conjunction of its keywords, so when no keyword narrows, the schema does
+not narrow. Each change is reported with its effect (differences.Effect); where inclusion
+cannot be decided (a changed pattern, `not`, `if`, `oneOf` whose branches may overlap,
+an external $ref) the answer is UNKNOWN, which no caller treats as compatible. $ref is
+resolved inside each document; a pair of references met again while being compared is
+taken to hold (recursive schemas, compared coinductively).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mcp_schemagen.contract import keywords
+from mcp_schemagen.contract.differences import (
+    Difference,
+    Effect,
+    difference,
+    narrows,
+    shown,
+    widens,
+)
+from mcp_schemagen.contract.objects import compare_object
+from mcp_schemagen.diagnostics import pointer_join
+
+# Keywords that never change which values are valid (format is an annotation: the
+# generated validators do not assert it).
+ANNOTATIONS = frozenset(
+    {
+        "title", "description", "default", "examples", "$comment", "deprecated", "readOnly",
+        "writeOnly", "format", "contentMediaType", "contentEncoding", "contentSchema",
+        "$schema", "$id", "$anchor", "$defs", "definitions", "$vocabulary",
+    }
+)  # fmt: skip
+_COMPARED = frozenset(
+    {
+        "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+        "uniqueItems", "items", "prefixItems", "properties", "required", "additionalProperties",
+        "patternProperties", "minProperties", "maxProperties", "allOf", "anyOf", "oneOf", "$ref",
+    }
+)  # fmt: skip
+_MAX_DEPTH = 64
+_NUMBERS = frozenset({"number", "integer"})
+
+
+class Comparer:
+    """Compares schemas of two documents (old, new), resolving each $ref in its own."""
+
+    def __init__(self, old_root: Any, new_root: Any) -> None:
+        self.old_root, self.new_root = old_root, new_root
+        self._assumed: set[tuple[str, str]] = set()
+        self._depth = 0
+
+    def compare(self, old: Any, new: Any, at: str) -> list[Difference]:
+        if self._depth > _MAX_DEPTH:
+            return [difference(at, "nested too deep to compare", Effect.UNKNOWN)]
+        self._depth += 1
+        try:
+            return self._compare(old, new, at)
+        finally:
+            self._depth -= 1
+
+    def _compare(self, old: Any, new: Any, at: str) -> list[Difference]:
+        if self.same(old, new):
+            return []
+        if isinstance(old, dict) and "$ref" in old or isinstance(new, dict) and "$ref" in new:
+            return self._references(old, new, at)
+        old, new = _boolean(old), _boolean(new)
+        if old is False or new is False:
+            if old is new:
+                return []
+            if old is False:
+                return [difference(at, "accepted no value; now accepts some", Effect.WIDENS)]
+            return [difference(at, "now accepts no value", Effect.NARROWS)]
+        if not isinstance(old, dict) or not isinstance(new, dict):
+            return [difference(at, "not a schema", Effect.UNKNOWN)]
+        return self._keywords(old, new, at)
+
+    def _keywords(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
+        found: list[Difference] = []
+        for key in sorted((old.keys() | new.keys()) - ANNOTATIONS - _COMPARED):
+            if not self.same(old.get(key), new.get(key)):
+                said = f"{key} {shown(old.get(key))} → {shown(new.get(key))}"
+                found.append(difference(pointer_join(at, key), said, Effect.UNKNOWN))
+        found += keywords.compare_types(old, new, at)
+        found += keywords.compare_values(old, new, at)
+        types = (keywords.types_of(old) or keywords.ALL_TYPES) | (
+            keywords.types_of(new) or keywords.ALL_TYPES
+        )
+        if types & _NUMBERS:
+            found += keywords.compare_numbers(
+                old, new, at, integers=types & _NUMBERS == {"integer"} and "number" not in types
+            )
+        if "string" in types:
+            found += keywords.compare_lengths(old, new, at, "minLength", "maxLength")
+            found += keywords.compare_pattern(old, new, at)
+        if "array" in types:
+            found += keywords.compare_lengths(old, new, at, "minItems", "maxItems")
+            found += keywords.compare_flag(old, new, at, "uniqueItems")
+            found += self._items(old, new, at)
+        if "object" in types:
+            found += keywords.compare_lengths(old, new, at, "minProperties", "maxProperties")
+            found += compare_object(self, old, new, at)
+        found += self._all_of(old, new, at)
+        found += self._any_of(old, new, at, "anyOf")
+        found += self._one_of(old, new, at)
+        return found
+
+    # ------------------------------------------------------------------ $ref
+
+    def _references(self, old: Any, new: Any, at: str) -> list[Difference]:
+        old_target, old_rest, old_ref = self._split(old, self.old_root)
+        new_target, new_rest, new_ref = self._split(new, self.new_root)
+        if old_target is _UNRESOLVED or new_target is _UNRESOLVED:
+            said = f"$ref {shown(old_ref)} → {shown(new_ref)} (only references inside the document can be followed)"
+            return [difference(pointer_join(at, "$ref"), said, Effect.UNKNOWN)]
+        if old_ref is not None and new_ref is not None:
+            pair = (old_ref, new_ref)
+            if pair in self._assumed:
+                return []  # already being compared further up: assume it holds
+            self._assumed.add(pair)
+            try:
+                inside = self.compare(old_target, new_target, _pointer_of(new_ref))
+            finally:
+                self._assumed.discard(pair)
+            return inside + self.compare(old_rest, new_rest, at)
+        if _only_annotations(old_rest) and _only_annotations(new_rest):
+            # One side names its schema by reference, the other writes it out.
+            return self.compare(old_target, new_target, at)
+        said = "a $ref with sibling keywords on one side only"
+        return [difference(at, said, Effect.UNKNOWN)]
+
+    @staticmethod
+    def _split(schema: Any, root: Any) -> tuple[Any, Any, str | None]:
+        """(target, the schema without $ref, the reference) of a schema; a schema without
+        $ref is its own target with nothing beside it."""
+        if not isinstance(schema, dict) or "$ref" not in schema:
+            return schema, {}, None
+        reference = schema["$ref"]
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        return resolve(root, reference), rest, reference if isinstance(reference, str) else None
+
+    # ------------------------------------------------------------ arrays
+
+    def _items(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
+        if isinstance(old.get("items"), list) or isinstance(new.get("items"), list):
+            # draft-07 tuple form: positions in `items`, the rest in `additionalItems`
+            old = _tuple_form(old)
+            new = _tuple_form(new)
+        before, after = old.get("prefixItems", []), new.get("prefixItems", [])
+        if not isinstance(before, list) or not isinstance(after, list):
+            return [difference(pointer_join(at, "prefixItems"), "not a list", Effect.UNKNOWN)]
+        found: list[Difference] = []
+        old_rest, new_rest = old.get("items", True), new.get("items", True)
+        for index in range(max(len(before), len(after))):
+            first = before[index] if index < len(before) else old_rest
+            second = after[index] if index < len(after) else new_rest
+            where = (
+                pointer_join(at, "prefixItems", index)
+                if index < len(after)
+                else pointer_join(at, "items")
+            )
+            found += self.compare(first, second, where)
+        found += self.compare(old_rest, new_rest, pointer_join(at, "items"))
+        return found
+
+    # ------------------------------------------------------------ combinators
+
+    def _all_of(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
+        before, after = old.get("allOf", []), new.get("allOf", [])
+        if self.same(before, after):
+            return []
+        if not isinstance(before, list) or not isinstance(after, list) or len(before) != len(after):
+            # Conjuncts added or removed: matching them up is a search this does not make.
+            said = f"allOf of {_count(before)} → {_count(after)} schemas"
+            return [difference(pointer_join(at, "allOf"), said, Effect.UNKNOWN)]
+        found: list[Difference] = []
+        for index, (first, second) in enumerate(zip(before, after, strict=True)):
+            found += self.compare(first, second, pointer_join(at, "allOf", index))
+        return found
+
+    def _any_of(
+        self, old: dict[str, Any], new: dict[str, Any], at: str, key: str
+    ) -> list[Difference]:
+        """Each old branch inside some new branch: nothing narrows; each new branch inside
+        some old branch: nothing widens. A branch covered only by several others together
+        is not found, and answered unknown."""
+        before, after = old.get(key, [True]), new.get(key, [True])
+        if self.same(before, after):
+            return []
+        where = pointer_join(at, key)
+        if not isinstance(before, list) or not isinstance(after, list) or not before or not after:
+            return [difference(where, f"{key} is not a list of schemas", Effect.UNKNOWN)]
+        found: list[Difference] = []
+        if not all(any(not narrows(self._quiet(a, b)) for b in after) for a in before):
+            found.append(self._uncovered(before, after, where, key, Effect.NARROWS, narrows))
+        if not all(any(not widens(self._quiet(a, b)) for a in before) for b in after):
+            found.append(self._uncovered(before, after, where, key, Effect.WIDENS, widens))
+        return found
+
+    def _uncovered(
+        self,
+        before: list[Any],
+        after: list[Any],
+        where: str,
+        key: str,
+        effect: Effect,
+        test: Callable[[list[Difference]], bool],
+    ) -> Difference:
+        """NARROWS (or WIDENS) when the old and new branches are matched one to one by
+        position and that pair changes so; UNKNOWN when coverage needs a union."""
+        if len(before) == len(after):
+            for a, b in zip(before, after, strict=True):
+                pair = self._quiet(a, b)
+                if test(pair) and not any(Effect.UNKNOWN in d.effects for d in pair):
+                    said = "a branch " + (
+                        "accepts less" if effect is Effect.NARROWS else "accepts more"
+                    )
+                    return difference(where, f"{key}: {said}", effect)
+        if effect is Effect.NARROWS and len(after) < len(before):
+            return difference(
+                where, f"{key}: {len(before)} → {len(after)} branches", Effect.NARROWS
+            )
+        if effect is Effect.WIDENS and len(after) > len(before):
+            return difference(where, f"{key}: {len(before)} → {len(after)} branches", Effect.WIDENS)
+        return difference(
+            where, f"{key}: branches changed beyond what can be matched", Effect.UNKNOWN
+        )
+
+    def _one_of(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
+        before, after = old.get("oneOf"), new.get("oneOf")
+        if self.same(before, after):
+            return []
+        if _disjoint(before) and _disjoint(after):
+            # Branches of distinct types, or distinct constants: exactly one is anyOf.
+            return self._any_of(old, new, at, "oneOf")
+        said = "oneOf changed and its branches may overlap (a value matching two is refused)"
+        return [difference(pointer_join(at, "oneOf"), said, Effect.UNKNOWN)]
+
+    # ------------------------------------------------------------ helpers
+
+    def _quiet(self, old: Any, new: Any) -> list[Difference]:
+        return self.compare(old, new, "")
+
+    def same(self, old: Any, new: Any) -> bool:
+        """Equal once references are followed (a changed $defs entry behind an unchanged
+        $ref is a change)."""
+        return bool(_expand(old, self.old_root, 0) == _expand(new, self.new_root, 0))
+
+
+_UNRESOLVED = object()
+
+
+def resolve(root: Any, reference: Any) -> Any:
+    """The schema a local reference ("#", "#/$defs/x") points at in ``root``."""
+    if not isinstance(reference, str) or not reference.startswith("#"):
+        return _UNRESOLVED
+    node = root
+    if reference in ("#", "#/"):
+        return node
+    if not reference.startswith("#/"):
+        return _UNRESOLVED  # an $anchor: not followed
+    for raw in reference[2:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return _UNRESOLVED
+    return node
+
+
+def _pointer_of(reference: str) -> str:
+    return reference[1:] if reference.startswith("#") else ""
+
+
+def _expand(value: Any, root: Any, depth: int) -> Any:
+    """``value`` with local references replaced by their targets, to a bounded depth."""
+    if depth > 8:
+        return value
+    if isinstance(value, dict):
+        if isinstance(value.get("$ref"), str):
+            target = resolve(root, value["$ref"])
+            rest = {k: _expand(v, root, depth + 1) for k, v in value.items() if k != "$ref"}
+            return {"$ref-target": _expand(target, root, depth + 1), **rest}
+        return {k: _expand(v, root, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_expand(v, root, depth + 1) for v in value]
+    return value
+
+
+def _schema_like(value: Any) -> bool:
+    return isinstance(value, dict | bool)
+
+
+def _boolean(schema: Any) -> Any:
+    if schema is True:
+        return {}
+    return schema
+
+
+def _only_annotations(schema: Any) -> bool:
+    return isinstance(schema, dict) and not (schema.keys() - ANNOTATIONS)
+
+
+def _tuple_form(schema: dict[str, Any]) -> dict[str, Any]:
+    items = schema.get("items")
+    if not isinstance(items, list):
+        return schema
+    rest = {k: v for k, v in schema.items() if k not in ("items", "additionalItems")}
+    return {**rest, "prefixItems": items, "items": schema.get("additionalItems", True)}
+
+
+def _count(value: Any) -> str:
+    return str(len(value)) if isinstance(value, list) else "?"
+
+
+def _disjoint(branches: Any) -> bool:
+    """Whether no value can match two branches: each names types no other names, or a
+    constant (const, or an enum) no other allows."""
+    if not isinstance(branches, list) or not all(isinstance(b, dict) for b in branches):
+        return False
+    kinds = [keywords.types_of(b) for b in branches]
+    if all(k is not None and k != keywords.ALL_TYPES for k in kinds):
+        seen: set[str] = set()
+        for kind in kinds:
+            assert kind is not None
+            if kind & seen:
+                break
+            seen |= kind
+        else:
+            return True
+    constants = [keywords.allowed_values(b) for b in branches]
+    if all(c is not None for c in constants):
+        keys: set[str] = set()
+        for allowed in constants:
+            assert allowed is not None
+            if keys & allowed.keys():
+                return False
+            keys |= allowed.keys()
+        return True
+    return False
