@@ -199,6 +199,68 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def command_breaking(arguments: argparse.Namespace) -> int:
+    from mcp_schemagen.contract.report import as_json, as_text
+    from mcp_schemagen.contract.run import breaking
+
+    root = find_project(Path(arguments.dir))
+    config = load_config(root, allow_outside=arguments.allow_outside_project)
+    outcome = breaking(config, arguments.against)
+    if arguments.format == "json":
+        sys.stdout.write(as_json(outcome))
+    else:
+        lines, notes = as_text(outcome)
+        sys.stdout.write(lines)
+        if not arguments.quiet or outcome.failing:
+            sys.stderr.write(notes)
+    return EXIT_STALE if outcome.failing else EXIT_OK
+
+
+def _breaking_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    breaking = commands.add_parser(
+        "breaking",
+        parents=[common],
+        help="say which schema changes break clients (for pre-commit and CI)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Compare the project's tool and prompt files with those at a git revision "
+        "(read through git; nothing is checked out) or with a saved tools/list result of a "
+        "deployed server, and print one line per change:\n\n"
+        "    FILE#/POINTER: CATEGORY: what changed\n\n"
+        "categories:\n"
+        "  breaking (callers)           a call that worked is refused: tool removed, new\n"
+        "                               required argument, accepted values narrowed\n"
+        "  breaking (result consumers)  results no longer match what consumers relied on\n"
+        "  safety                       an annotation hint loosened, required scopes changed\n"
+        "  compatible                   widened inputs, new optional arguments, new tools\n"
+        "  cache                        the tools/list or prompts/list bytes changed for a\n"
+        "                               revision the project speaks (prompt caches go stale)\n"
+        "  unknown                      cannot be decided (a changed pattern, not, if, ...)\n\n"
+        "Exit 1 when a failing category is present (breaking and safety, or the list in "
+        "`breaking-fail` of [tool.mcp-codegen]),\nunless the change is acknowledged in "
+        "breaking-acknowledged.yaml (pointer and reason); 2 on invalid input.",
+    )
+    breaking.add_argument(
+        "--against",
+        required=True,
+        metavar="REF|FILE",
+        help="a git revision (HEAD, main, origin/main, a tag or commit), or a JSON file "
+        "holding a saved tools/list result; a file of that name wins",
+    )
+    breaking.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output (default: text)"
+    )
+    breaking.add_argument(
+        "dir",
+        nargs="?",
+        default=".",
+        help="project folder holding pyproject.toml, or a folder inside it (default: .)",
+    )
+    _allow_outside_argument(breaking)
+    breaking.set_defaults(run=command_breaking)
+
+
 def _allow_outside_argument(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--allow-outside-project",
@@ -286,6 +348,8 @@ def _parser() -> argparse.ArgumentParser:
         "(default: all but the opt-in pre-release 2024-10-07)",
     )
     new.set_defaults(run=command_new)
+
+    _breaking_parser(commands, common)
 
     spec_commands = commands.add_parser(
         "specs",

@@ -21,11 +21,10 @@ def compare_object(
     if not isinstance(old_properties, dict) or not isinstance(new_properties, dict):
         return [*found, difference(pointer_join(at, "properties"), "not an object", Effect.UNKNOWN)]
     patterns = (old.get("patternProperties"), new.get("patternProperties"))
-    if any(p is not None for p in patterns):
-        if not comparer.same(*patterns):
-            said = "patternProperties changed: which keys each pattern checks is not compared"
-            where = pointer_join(at, "patternProperties")
-            return [*found, difference(where, said, Effect.UNKNOWN)]
+    if any(p is not None for p in patterns) and not comparer.same(*patterns):
+        said = "patternProperties changed: which keys each pattern checks is not compared"
+        where = pointer_join(at, "patternProperties")
+        return [*found, difference(where, said, Effect.UNKNOWN)]
     names = sorted(old_properties.keys() | new_properties.keys())
     old_rest = old.get("additionalProperties", True)
     new_rest = new.get("additionalProperties", True)

@@ -68,7 +68,7 @@ class Comparer:
     def _compare(self, old: Any, new: Any, at: str) -> list[Difference]:
         if self.same(old, new):
             return []
-        if isinstance(old, dict) and "$ref" in old or isinstance(new, dict) and "$ref" in new:
+        if (isinstance(old, dict) and "$ref" in old) or (isinstance(new, dict) and "$ref" in new):
             return self._references(old, new, at)
         old, new = _boolean(old), _boolean(new)
         if old is False or new is False:

@@ -40,6 +40,7 @@ _KNOWN_KEYS = frozenset(
         "protocol-models",
         "accept-omitted",
         "accept-keywords",
+        "breaking-fail",  # read by contract/settings.py, for `mcp-codegen breaking` only
         AUTHORIZATION_KEY,
     }
 )
