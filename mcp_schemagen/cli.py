@@ -200,12 +200,17 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
 
 
 def command_breaking(arguments: argparse.Namespace) -> int:
+    from mcp_schemagen.contract.git import RevisionError
     from mcp_schemagen.contract.report import as_json, as_text
     from mcp_schemagen.contract.run import breaking
 
     root = find_project(Path(arguments.dir))
     config = load_config(root, allow_outside=arguments.allow_outside_project)
-    outcome = breaking(config, arguments.against)
+    try:
+        outcome = breaking(config, arguments.against)
+    except RevisionError as failure:
+        print(f"mcp-codegen: error: {failure}", file=sys.stderr)
+        return EXIT_INVALID
     if arguments.format == "json":
         sys.stdout.write(as_json(outcome))
     else:
@@ -380,8 +385,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BuildError as failure:
         _report(failure.diagnostics)
         errors = sum(1 for d in failure.diagnostics if d.level is Level.ERROR)
-        # `check` never writes: telling that it wrote nothing would say it twice
-        written = "" if arguments.command == "check" else "; nothing was written"
+        # `check` and `breaking` never write: telling that it wrote nothing would say it twice
+        written = "" if arguments.command in ("check", "breaking") else "; nothing was written"
         print(f"mcp-codegen: {errors} error(s){written}", file=sys.stderr)
         return failure.exit_code
     except specs.SpecError as failure:

@@ -8,9 +8,12 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from mcp_schemagen.diagnostics import BuildError, error
 
 _SYMLINK_MODE = "120000"
+
+
+class RevisionError(Exception):
+    """The revision to compare with cannot be read: no repository, no such commit."""
 
 
 def _git(directory: Path, *arguments: str) -> subprocess.CompletedProcess[bytes]:
@@ -19,7 +22,7 @@ def _git(directory: Path, *arguments: str) -> subprocess.CompletedProcess[bytes]
             ["git", "-C", str(directory), *arguments], capture_output=True, check=False
         )
     except FileNotFoundError:
-        raise BuildError([error("git", "", "git is not installed or not on PATH")]) from None
+        raise RevisionError("git is not installed or not on PATH") from None
 
 
 @dataclass(frozen=True)
@@ -31,24 +34,23 @@ class Revision:
 
     @classmethod
     def open(cls, root: Path, reference: str) -> Revision:
-        where = f"--against {reference}"
         found = _git(root, "rev-parse", "--show-toplevel")
         if found.returncode != 0:
             message = (
                 f"{root} is not in a git repository, so there is no revision to compare with; "
                 "pass a saved tools/list file instead, or run `git init`"
             )
-            raise BuildError([error(where, "", message)])
+            raise RevisionError(message)
         top = Path(found.stdout.decode().strip()).resolve()
         if reference.startswith("-"):
-            raise BuildError([error(where, "", "a revision does not start with '-'")])
+            raise RevisionError(f"--against {reference}: a revision does not start with '-'")
         commit = _git(root, "rev-parse", "--verify", "--quiet", f"{reference}^{{commit}}")
         if commit.returncode != 0:
             message = (
                 f"no commit {reference!r} in this repository (and no file of that name); "
                 "name a branch, tag or commit, like HEAD~1 or origin/main"
             )
-            raise BuildError([error(where, "", message)])
+            raise RevisionError(message)
         inside = root.resolve().relative_to(top).as_posix()
         prefix = "" if inside == "." else inside + "/"
         return cls(top, prefix, commit.stdout.decode().strip(), reference)
@@ -59,7 +61,7 @@ class Revision:
         arguments = ["ls-tree", "-r", "-z", "--full-tree", self.commit]
         listed = _git(self.top, *arguments)
         if listed.returncode != 0:
-            raise BuildError([error(self.reference, "", listed.stderr.decode().strip())])
+            raise RevisionError(f"git ls-tree {self.reference}: {listed.stderr.decode().strip()}")
         patterns = tuple(globs)
         found = []
         for entry in listed.stdout.decode("utf-8", "surrogateescape").split("\0"):
@@ -76,7 +78,7 @@ class Revision:
     def read(self, relative: str) -> bytes:
         shown = _git(self.top, "cat-file", "blob", f"{self.commit}:{self.prefix}{relative}")
         if shown.returncode != 0:
-            raise BuildError([error(relative, "", shown.stderr.decode().strip())])
+            raise RevisionError(f"{relative} at {self.reference}: {shown.stderr.decode().strip()}")
         return shown.stdout
 
 

@@ -29,8 +29,8 @@ def as_text(outcome: Outcome) -> tuple[str, str]:
     elif failing:
         names = ", ".join(sorted({c.category.label for c in failing}))
         notes.append(
-            f"{len(outcome.changes)} changes against {outcome.against} ({summary}); failing: "
-            f"{len(failing)} {names}. Revert them, or accept each on purpose in "
+            f"{len(outcome.changes)} changes against {outcome.against} ({summary}); "
+            f"{len(failing)} fail ({names}): revert them, or accept each on purpose in "
             f"{ACKNOWLEDGED_FILE} (pointer and reason)"
         )
     else:

@@ -83,8 +83,8 @@ def read_listing(path: Path) -> Snapshot:
     tools = document.get("tools") if isinstance(document, dict) else None
     if not isinstance(tools, list):
         message = (
-            'not a saved tools/list result: expected {"tools": [...]}, its JSON-RPC '
-            "response, or a git revision (no revision of that name either)"
+            'not a saved tools/list result: expected {"tools": [...]} or its JSON-RPC '
+            "response (an existing file is read as a listing, never as a git revision)"
         )
         raise BuildError([error(label, at, message)])
     sources, problems = tools_in({"tools": tools}, label)
