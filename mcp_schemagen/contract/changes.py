@@ -57,7 +57,7 @@ def for_outputs(file: str, found: list[Difference]) -> list[Change]:
 
 
 def _input_category(found: Difference) -> Category:
-    if Effect.UNKNOWN in found.effects:
+    if found.effects & {Effect.UNKNOWN, Effect.MAYBE_NARROWS}:
         return Category.UNKNOWN
     if Effect.NARROWS in found.effects:
         return Category.BREAKING_CALLERS
@@ -65,7 +65,7 @@ def _input_category(found: Difference) -> Category:
 
 
 def _output_category(found: Difference) -> Category:
-    if Effect.UNKNOWN in found.effects:
+    if found.effects & {Effect.UNKNOWN, Effect.MAYBE_WIDENS}:
         return Category.UNKNOWN
     if Effect.WIDENS in found.effects:
         return Category.BREAKING_RESULTS

@@ -16,6 +16,9 @@ class Effect(enum.Enum):
     # property where additionalProperties was open): callers building arguments from the
     # schema never send such keys, so inputs count it compatible (README, "Breaking changes").
     NARROWS_UNDECLARED = "narrows-undeclared"
+    # Undecided in one direction only: an anyOf branch covered, if at all, by a union.
+    MAYBE_NARROWS = "maybe-narrows"
+    MAYBE_WIDENS = "maybe-widens"
 
 
 @dataclass(frozen=True)
@@ -33,12 +36,12 @@ def difference(pointer: str, what: str, *effects: Effect) -> Difference:
 
 def narrows(found: list[Difference]) -> bool:
     """Whether some value valid before may be refused now (or it cannot be told)."""
-    return any(d.effects & {Effect.NARROWS, Effect.UNKNOWN} for d in found)
+    return any(d.effects & {Effect.NARROWS, Effect.MAYBE_NARROWS, Effect.UNKNOWN} for d in found)
 
 
 def widens(found: list[Difference]) -> bool:
     """Whether some value refused before may be valid now (or it cannot be told)."""
-    return any(d.effects & {Effect.WIDENS, Effect.UNKNOWN} for d in found)
+    return any(d.effects & {Effect.WIDENS, Effect.MAYBE_WIDENS, Effect.UNKNOWN} for d in found)
 
 
 def shown(value: Any) -> str:

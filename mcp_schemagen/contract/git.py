@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-
 _SYMLINK_MODE = "120000"
 
 

@@ -37,11 +37,34 @@ def compare_types(old: dict[str, Any], new: dict[str, Any], at: str) -> list[Dif
     before, after = types_of(old), types_of(new)
     if before is None or after is None:
         return [difference(where, f"type {shown(old.get('type'))} → {shown(new.get('type'))}", U)]
+    # Where enum or const lists the values, only their types are accepted.
+    before, after = _value_types(old, before), _value_types(new, after)
     effects = [e for e, lost in ((N, before - after), (W, after - before)) if lost]
     if not effects:
         return []  # ["number", "integer"] and "number" admit the same values
     said = f"type {shown(old.get('type', 'any'))} → {shown(new.get('type', 'any'))}"
     return [difference(where, said, *effects)]
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _value_types(schema: dict[str, Any], declared: frozenset[str]) -> frozenset[str]:
+    values = allowed_values(schema)
+    if values is None:
+        return declared
+    return declared & frozenset(json_type(v) for v in values.values())
 
 
 def allowed_values(schema: dict[str, Any]) -> dict[str, Any] | None:
@@ -59,12 +82,11 @@ def compare_values(old: dict[str, Any], new: dict[str, Any], at: str) -> list[Di
     before, after = allowed_values(old), allowed_values(new)
     key = "const" if "const" in new or ("const" in old and "enum" not in new) else "enum"
     where = pointer_join(at, key)
-    if before is None and after is None:
-        return []
-    if before is None:
-        return [difference(where, f"{key} added: only {shown(list(after or {}.values()))}", N)]
     if after is None:
-        return [difference(where, f"{key} removed: any value of the type accepted", W)]
+        removed = f"{key} removed: any value of the type accepted"
+        return [] if before is None else [difference(where, removed, W)]
+    if before is None:
+        return [difference(where, f"{key} added: only {shown(list(after.values()))}", N)]
     found = []
     lost = [v for k, v in before.items() if k not in after]
     gained = [v for k, v in after.items() if k not in before]
@@ -144,7 +166,7 @@ def compare_bound(
     """One side (lower or upper) of a range: keys are (inclusive, exclusive) keywords;
     length bounds have no exclusive keyword and pass "" for it."""
     present = tuple(k for k in keys if k)
-    if all(old.get(k) == new.get(k) for k in present):
+    if all(value_key(old.get(k)) == value_key(new.get(k)) for k in present):
         return []
     where = pointer_join(at, next(k for k in present if k in new or k in old))
     said = f"{_said(old, present)} → {_said(new, present)}"
@@ -176,7 +198,7 @@ def compare_numbers(
 
 
 def _compare_multiple(old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
-    if old.get("multipleOf") == new.get("multipleOf"):
+    if value_key(old.get("multipleOf")) == value_key(new.get("multipleOf")):
         return []
     where = pointer_join(at, "multipleOf")
     said = f"multipleOf {shown(old.get('multipleOf'))} → {shown(new.get('multipleOf'))}"

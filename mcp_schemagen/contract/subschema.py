@@ -22,6 +22,7 @@ from mcp_schemagen.contract.differences import (
     difference,
     narrows,
     shown,
+    value_key,
     widens,
 )
 from mcp_schemagen.contract.objects import compare_object
@@ -42,6 +43,7 @@ _COMPARED = frozenset(
         "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
         "uniqueItems", "items", "prefixItems", "properties", "required", "additionalProperties",
         "patternProperties", "minProperties", "maxProperties", "allOf", "anyOf", "oneOf", "$ref",
+        "additionalItems",
     }
 )  # fmt: skip
 _MAX_DEPTH = 64
@@ -228,9 +230,9 @@ class Comparer:
             )
         if effect is Effect.WIDENS and len(after) > len(before):
             return difference(where, f"{key}: {len(before)} → {len(after)} branches", Effect.WIDENS)
-        return difference(
-            where, f"{key}: branches changed beyond what can be matched", Effect.UNKNOWN
-        )
+        said = f"{key}: a branch is not inside any single branch of the other side"
+        maybe = Effect.MAYBE_NARROWS if effect is Effect.NARROWS else Effect.MAYBE_WIDENS
+        return difference(where, said, maybe)
 
     def _one_of(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
         before, after = old.get("oneOf"), new.get("oneOf")
@@ -250,7 +252,10 @@ class Comparer:
     def same(self, old: Any, new: Any) -> bool:
         """Equal once references are followed (a changed $defs entry behind an unchanged
         $ref is a change)."""
-        return bool(_expand(old, self.old_root, 0) == _expand(new, self.new_root, 0))
+        # By JSON equality: Python's would take true for 1 and [1] for [true].
+        return value_key(_expand(old, self.old_root, 0)) == value_key(
+            _expand(new, self.new_root, 0)
+        )
 
 
 _UNRESOLVED = object()
@@ -287,6 +292,8 @@ def _expand(value: Any, root: Any, depth: int) -> Any:
     if isinstance(value, dict):
         if isinstance(value.get("$ref"), str):
             target = resolve(root, value["$ref"])
+            if target is _UNRESOLVED:
+                return value
             rest = {k: _expand(v, root, depth + 1) for k, v in value.items() if k != "$ref"}
             return {"$ref-target": _expand(target, root, depth + 1), **rest}
         return {k: _expand(v, root, depth + 1) for k, v in value.items()}

@@ -1,0 +1,45 @@
+"""Every comparison rule, as a row: the categories a schema change gets as arguments
+(narrowing breaks callers) and as results (widening breaks consumers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mcp_schemagen.contract.changes import Change, for_inputs, for_outputs
+from mcp_schemagen.contract.subschema import Comparer
+from tests.contract.schema_cases import CASES
+
+
+def _changes(old: Any, new: Any, inputs: bool) -> list[Change]:
+    found = Comparer(old, new).compare(old, new, "")
+    return (for_inputs if inputs else for_outputs)("t.json", found)
+
+
+@pytest.mark.parametrize(("old", "new", "as_input", "as_output"), CASES.values(), ids=CASES.keys())
+def test_rule(old: Any, new: Any, as_input: frozenset[str], as_output: frozenset[str]) -> None:
+    for inputs, expected in ((True, as_input), (False, as_output)):
+        changes = _changes(old, new, inputs)
+        assert {c.category.value for c in changes} == expected, [str(c) for c in changes]
+
+
+def test_a_change_is_located_at_the_keyword_that_changed() -> None:
+    old = {"type": "object", "properties": {"q": {"type": "integer", "maximum": 9}}}
+    new = {"type": "object", "properties": {"q": {"type": "integer", "maximum": 5}}}
+    (change,) = _changes(old, new, True)
+    assert str(change) == "t.json#/properties/q/maximum: breaking (callers): maximum 9 → maximum 5"
+
+
+def test_a_change_behind_a_reference_is_located_in_its_definition() -> None:
+    old, new, _, _ = CASES["$ref target narrowed"]
+    (change,) = _changes(old, new, True)
+    assert change.pointer == "/$defs/a/required"
+
+
+def test_deep_recursion_ends_in_unknown_not_a_crash() -> None:
+    old: Any = {"type": "string"}
+    new: Any = {"type": "integer"}
+    for _ in range(100):
+        old, new = {"properties": {"a": old}}, {"properties": {"a": new}}
+    assert {c.category.value for c in _changes(old, new, True)} == {"unknown"}
