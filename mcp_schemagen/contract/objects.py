@@ -4,13 +4,18 @@ since which of them checks a key depends on the others."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from mcp_schemagen.contract.differences import Difference, Effect, difference, narrows, shown
 from mcp_schemagen.diagnostics import pointer_join
 
-if TYPE_CHECKING:
-    from mcp_schemagen.contract.subschema import Comparer
+
+class Comparer(Protocol):
+    """What objects need of subschema.Comparer (which calls in here: no import back)."""
+
+    def compare(self, old: Any, new: Any, at: str) -> list[Difference]: ...
+
+    def same(self, old: Any, new: Any) -> bool: ...
 
 
 def compare_object(

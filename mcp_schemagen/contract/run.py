@@ -48,10 +48,8 @@ def read_against(config: Config, against: str) -> Snapshot:
 def breaking(config: Config, against: str) -> Outcome:
     old = read_against(config, against)
     new = sources.read_current(config)
-    changes = sorted(
-        set(rules.compare(old, new, config.revisions)),
-        key=lambda c: (c.file, c.pointer, c.category.value, c.what),
-    )
+    found = rules.compare(old, new, config.revisions)
+    changes = sorted(set(found), key=lambda c: (c.file, c.pointer, c.category.value, c.what))
     acknowledgements = read_acknowledgements(config.root)
     acknowledged: dict[Change, Acknowledgement] = {}
     used: set[int] = set()
