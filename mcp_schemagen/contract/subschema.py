@@ -56,6 +56,11 @@ class Comparer:
     def __init__(self, old_root: Any, new_root: Any) -> None:
         self.old_root, self.new_root = old_root, new_root
         self._assumed: set[tuple[str, str]] = set()
+        self._assumptions_used = 0
+        self._known: dict[tuple[str, str], list[Difference]] = {}
+        self._same_known: dict[tuple[str, str], bool] = {}
+        self._same_active: set[tuple[str, str]] = set()
+        self._same_assumed = 0
         self._depth = 0
 
     def compare(self, old: Any, new: Any, at: str) -> list[Difference]:
@@ -63,7 +68,8 @@ class Comparer:
             return [difference(at, "nested too deep to compare", Effect.UNKNOWN)]
         self._depth += 1
         try:
-            return self._compare(old, new, at)
+            # Each difference once: references reached along several paths repeat theirs.
+            return list(dict.fromkeys(self._compare(old, new, at)))
         finally:
             self._depth -= 1
 
@@ -122,20 +128,35 @@ class Comparer:
             said = f"$ref {shown(old_ref)} → {shown(new_ref)} (only references inside the document can be followed)"
             return [difference(pointer_join(at, "$ref"), said, Effect.UNKNOWN)]
         if old_ref is not None and new_ref is not None:
-            pair = (old_ref, new_ref)
-            if pair in self._assumed:
-                return []  # already being compared further up: assume it holds
-            self._assumed.add(pair)
-            try:
-                inside = self.compare(old_target, new_target, _pointer_of(new_ref))
-            finally:
-                self._assumed.discard(pair)
-            return inside + self.compare(old_rest, new_rest, at)
+            return self._pair(old_ref, new_ref, old_target, new_target) + self.compare(
+                old_rest, new_rest, at
+            )
         if _only_annotations(old_rest) and _only_annotations(new_rest):
             # One side names its schema by reference, the other writes it out.
             return self.compare(old_target, new_target, at)
         said = "a $ref with sibling keywords on one side only"
         return [difference(at, said, Effect.UNKNOWN)]
+
+    def _pair(
+        self, old_ref: str, new_ref: str, old_target: Any, new_target: Any
+    ) -> list[Difference]:
+        """Two referenced schemas compared, once: reached again from elsewhere, the answer
+        is remembered (unless it leaned on an assumption still open further up)."""
+        pair = (old_ref, new_ref)
+        if pair in self._known:
+            return self._known[pair]
+        if pair in self._assumed:
+            self._assumptions_used += 1
+            return []  # already being compared further up: assume it holds
+        self._assumed.add(pair)
+        used_before = self._assumptions_used
+        try:
+            inside = self.compare(old_target, new_target, _pointer_of(new_ref))
+        finally:
+            self._assumed.discard(pair)
+        if self._assumptions_used == used_before:
+            self._known[pair] = inside
+        return inside
 
     @staticmethod
     def _split(schema: Any, root: Any) -> tuple[Any, Any, str | None]:
@@ -250,12 +271,44 @@ class Comparer:
         return self.compare(old, new, "")
 
     def same(self, old: Any, new: Any) -> bool:
-        """Equal once references are followed (a changed $defs entry behind an unchanged
-        $ref is a change)."""
-        # By JSON equality: Python's would take true for 1 and [1] for [true].
-        return value_key(_expand(old, self.old_root, 0)) == value_key(
-            _expand(new, self.new_root, 0)
-        )
+        """Equal by JSON equality (Python's would take true for 1) once references are
+        followed: a changed $defs entry behind an unchanged $ref is a change."""
+        if isinstance(old, dict) and isinstance(new, dict):
+            old_ref, new_ref = old.get("$ref"), new.get("$ref")
+            if isinstance(old_ref, str) and isinstance(new_ref, str):
+                rest_old = {k: v for k, v in old.items() if k != "$ref"}
+                rest_new = {k: v for k, v in new.items() if k != "$ref"}
+                return self._same_targets(old_ref, new_ref) and self.same(rest_old, rest_new)
+            if old.keys() != new.keys():
+                return False
+            return all(self.same(old[k], new[k]) for k in old)
+        if isinstance(old, list) and isinstance(new, list):
+            return len(old) == len(new) and all(map(self.same, old, new))
+        if isinstance(old, dict | list) or isinstance(new, dict | list):
+            return False
+        return value_key(old) == value_key(new)
+
+    def _same_targets(self, old_ref: str, new_ref: str) -> bool:
+        """Whether two references lead to equal schemas: each pair decided once, a pair
+        met inside its own comparison taken as equal (what differs is found elsewhere)."""
+        pair = (old_ref, new_ref)
+        if pair in self._same_known:
+            return self._same_known[pair]
+        old_target, new_target = resolve(self.old_root, old_ref), resolve(self.new_root, new_ref)
+        if old_target is _UNRESOLVED or new_target is _UNRESOLVED:
+            return old_ref == new_ref and old_target is new_target
+        if pair in self._same_active:
+            self._same_assumed += 1
+            return True
+        self._same_active.add(pair)
+        assumed_before = self._same_assumed
+        try:
+            equal = self.same(old_target, new_target)
+        finally:
+            self._same_active.discard(pair)
+        if not equal or self._same_assumed == assumed_before:
+            self._same_known[pair] = equal
+        return equal
 
 
 _UNRESOLVED = object()
@@ -283,23 +336,6 @@ def resolve(root: Any, reference: Any) -> Any:
 
 def _pointer_of(reference: str) -> str:
     return reference[1:] if reference.startswith("#") else ""
-
-
-def _expand(value: Any, root: Any, depth: int) -> Any:
-    """``value`` with local references replaced by their targets, to a bounded depth."""
-    if depth > 8:
-        return value
-    if isinstance(value, dict):
-        if isinstance(value.get("$ref"), str):
-            target = resolve(root, value["$ref"])
-            if target is _UNRESOLVED:
-                return value
-            rest = {k: _expand(v, root, depth + 1) for k, v in value.items() if k != "$ref"}
-            return {"$ref-target": _expand(target, root, depth + 1), **rest}
-        return {k: _expand(v, root, depth + 1) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_expand(v, root, depth + 1) for v in value]
-    return value
 
 
 def _schema_like(value: Any) -> bool:

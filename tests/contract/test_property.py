@@ -117,7 +117,7 @@ def _mutate(draw: st.DrawFn, schema: Any, depth: int = 0) -> Any:
         elif edit == "required" and changed.get("type") == "object":
             changed["required"] = draw(st.lists(st.sampled_from(KEYS), unique=True, max_size=3))
         elif edit == "type":
-            changed["type"] = draw(st.sampled_from(SCALAR_TYPES + ("object", "array")))
+            changed["type"] = draw(st.sampled_from((*SCALAR_TYPES, "object", "array")))
         elif edit == "replace" and depth > 0:
             return draw(schemas(2))
     return changed

@@ -43,3 +43,27 @@ def test_deep_recursion_ends_in_unknown_not_a_crash() -> None:
     for _ in range(100):
         old, new = {"properties": {"a": old}}, {"properties": {"a": new}}
     assert {c.category.value for c in _changes(old, new, True)} == {"unknown"}
+
+
+def _fan_out(leaf: dict[str, Any], levels: int = 30) -> dict[str, Any]:
+    """$defs d0 .. dN, each referring to the next twice: 2**N paths through references."""
+    definitions: dict[str, Any] = {f"d{levels}": leaf}
+    for level in range(levels):
+        nxt = {"$ref": f"#/$defs/d{level + 1}"}
+        definitions[f"d{level}"] = {"type": "object", "properties": {"x": nxt, "y": nxt}}
+    return {"$defs": definitions, "$ref": "#/$defs/d0"}
+
+
+def test_references_that_fan_out_are_compared_once_each() -> None:
+    old, new = _fan_out({"type": "string"}), _fan_out({"type": "string", "maxLength": 2})
+    changes = {str(c) for c in _changes(old, new, True)}
+    assert changes == {"t.json#/$defs/d30/maxLength: breaking (callers): none → maxLength 2"}
+
+
+def test_a_change_deep_behind_an_unchanged_reference_is_found() -> None:
+    deep: Any = {"$ref": "#/$defs/leaf"}
+    for _ in range(12):
+        deep = {"type": "object", "properties": {"a": deep}}
+    old = {"$defs": {"leaf": {"type": "integer"}}, **deep}
+    new = {"$defs": {"leaf": {"type": "string"}}, **deep}
+    assert {c.category.value for c in _changes(old, new, True)} == {"breaking-callers"}
