@@ -124,26 +124,51 @@ def _mutate(draw: st.DrawFn, schema: Any, depth: int = 0) -> Any:
 
 
 @st.composite
-def values_for(draw: st.DrawFn, schema: Any) -> Any:
-    """A value aimed at ``schema`` (often, not always, valid under it)."""
+def values_for(draw: st.DrawFn, schema: Any, edges: tuple[int, ...] = ()) -> Any:
+    """A value aimed at ``schema`` (often, not always, valid under it); numbers and string
+    lengths often at or beside one of ``edges`` (the bounds of both schemas compared)."""
     if not isinstance(schema, dict):
         return draw(_scalar_value())
     if "enum" in schema and draw(st.booleans()):
         return draw(st.sampled_from(schema["enum"]))
     if "anyOf" in schema:
-        return draw(values_for(draw(st.sampled_from(schema["anyOf"]))))
+        return draw(values_for(draw(st.sampled_from(schema["anyOf"])), edges))
     kind = schema.get("type")
     if kind == "array":
-        return draw(st.lists(values_for(schema.get("items", {})), max_size=3))
+        return draw(st.lists(values_for(schema.get("items", {}), edges), max_size=3))
     if kind == "object":
         properties = schema.get("properties", {})
         value = {
-            name: draw(values_for(sub)) for name, sub in properties.items() if draw(st.booleans())
+            name: draw(values_for(sub, edges))
+            for name, sub in properties.items()
+            if draw(st.booleans())
         }
         if draw(st.integers(0, 3)) == 0:  # an undeclared key, as a caller might send
             value[draw(st.sampled_from(KEYS))] = draw(_scalar_value())
         return value
+    if kind in ("integer", "number") and edges and draw(st.booleans()):
+        # Near a bound, where a tightened or loosened bound is told apart.
+        steps = [-1, 0, 1] if kind == "integer" else [-1, -0.5, 0, 0.5, 1]
+        return draw(st.sampled_from(edges)) + draw(st.sampled_from(steps))
+    if kind == "string" and edges and draw(st.booleans()):
+        return "a" * max(0, draw(st.sampled_from(edges)) + draw(st.sampled_from([-1, 0, 1])))
     return draw(_scalar_value())
+
+
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength")
+
+
+def _edges(*schemas: Any) -> tuple[int, ...]:
+    found: set[int] = set()
+    pending = list(schemas)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            found |= {v for k, v in node.items() if k in _BOUNDS and isinstance(v, int)}
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return tuple(sorted(found))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -191,7 +216,7 @@ def test_compatible_arguments_accept_every_old_value(change: tuple[Any, Any], da
         return
     CHECKED["inputs"] += bool(found)  # a change the comparer calls compatible
     for _ in range(VALUES):
-        value = data.draw(values_for(old))
+        value = data.draw(values_for(old, _edges(old, new)))
         if _valid(old, value) and not _undeclared_keys(old, value):
             assert _valid(new, value), (old, new, value)
 
@@ -205,7 +230,7 @@ def test_compatible_results_were_valid_before(change: tuple[Any, Any], data: Any
         return
     CHECKED["outputs"] += bool(found)  # a change the comparer calls compatible
     for _ in range(VALUES):
-        value = data.draw(values_for(new))
+        value = data.draw(values_for(new, _edges(old, new)))
         if _valid(new, value):
             assert _valid(old, value), (old, new, value)
 
