@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 _SYMLINK_MODE = "120000"
+_MAX_LINKS = 8
 
 
 class RevisionError(Exception):
@@ -54,31 +56,65 @@ class Revision:
         prefix = "" if inside == "." else inside + "/"
         return cls(top, prefix, commit.stdout.decode().strip(), reference)
 
-    def files(self, globs: Iterable[str]) -> list[str]:
+    def files(self, globs: Iterable[str]) -> list[TreeFile]:
         """The project files (relative to the project) the globs match at this revision,
-        sorted as the build sorts them; symbolic links are not followed."""
-        arguments = ["ls-tree", "-r", "-z", "--full-tree", self.commit]
-        listed = _git(self.top, *arguments)
-        if listed.returncode != 0:
-            raise RevisionError(f"git ls-tree {self.reference}: {listed.stderr.decode().strip()}")
+        sorted as the build sorts them. A symbolic link is followed while it stays inside
+        the project, as the build follows it; one that leaves it is reported, not read."""
+        tree = self._tree()
         patterns = tuple(globs)
         found = []
-        for entry in listed.stdout.decode("utf-8", "surrogateescape").split("\0"):
-            if not entry or "\t" not in entry:
-                continue
-            meta, path = entry.split("\t", 1)
-            if meta.split(" ")[0] == _SYMLINK_MODE or not path.startswith(self.prefix):
+        for path in tree:
+            if not path.startswith(self.prefix):
                 continue
             relative = path[len(self.prefix) :]
             if any(glob_match(pattern, relative) for pattern in patterns):
-                found.append(relative)
-        return sorted(found)
+                found.append(self._followed(relative, path, tree))
+        return sorted(found, key=lambda f: f.relative)
 
-    def read(self, relative: str) -> bytes:
-        shown = _git(self.top, "cat-file", "blob", f"{self.commit}:{self.prefix}{relative}")
+    def _tree(self) -> dict[str, tuple[str, int]]:
+        """path -> (mode, size) of every file at this revision."""
+        listed = _git(self.top, "ls-tree", "-r", "-z", "-l", "--full-tree", self.commit)
+        if listed.returncode != 0:
+            raise RevisionError(f"git ls-tree {self.reference}: {listed.stderr.decode().strip()}")
+        tree = {}
+        for entry in listed.stdout.decode("utf-8", "surrogateescape").split("\0"):
+            if "\t" not in entry:
+                continue
+            meta, path = entry.split("\t", 1)
+            mode, _, _, size = meta.split()
+            tree[path] = (mode, int(size) if size.isdigit() else 0)
+        return tree
+
+    def _followed(self, relative: str, path: str, tree: dict[str, tuple[str, int]]) -> TreeFile:
+        for _ in range(_MAX_LINKS):
+            mode, size = tree[path]
+            if mode != _SYMLINK_MODE:
+                return TreeFile(relative, path, size, None)
+            target = posixpath.normpath(
+                posixpath.join(posixpath.dirname(path), self._blob(path).decode("utf-8", "replace"))
+            )
+            if not target.startswith(self.prefix) or target not in tree:
+                break
+            path = target
+        problem = "a symbolic link that leads outside the project (or nowhere) at this revision"
+        return TreeFile(relative, path, 0, problem)
+
+    def read(self, file: TreeFile) -> bytes:
+        return self._blob(file.path)
+
+    def _blob(self, path: str) -> bytes:
+        shown = _git(self.top, "cat-file", "blob", f"{self.commit}:{path}")
         if shown.returncode != 0:
-            raise RevisionError(f"{relative} at {self.reference}: {shown.stderr.decode().strip()}")
+            raise RevisionError(f"{path} at {self.reference}: {shown.stderr.decode().strip()}")
         return shown.stdout
+
+
+@dataclass(frozen=True)
+class TreeFile:
+    relative: str  # as the project names it
+    path: str  # the blob read, from the repository's top (a link's target)
+    size: int
+    problem: str | None  # why it is not read
 
 
 def glob_match(pattern: str, path: str) -> bool:

@@ -15,6 +15,7 @@ from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, error
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.load.prompts import load_prompts, prompts_in
 from mcp_schemagen.load.tools import (
+    MAX_FILE_BYTES,
     definitions_of,
     load_tools,
     parse_bytes,
@@ -58,9 +59,13 @@ def read_revision(config: Config, reference: str) -> Snapshot:
     warnings: list[str] = []
     for kind, (globs, shape) in KINDS.items():
         found: list[Definition] = []
-        for path in revision.files(globs(config)):
-            label = path
-            parsed = parse_bytes(revision.read(path), label, as_json=path.endswith(".json"))
+        for file in revision.files(globs(config)):
+            label = file.relative
+            if file.problem or file.size > MAX_FILE_BYTES:
+                said = file.problem or f"{file.size:,} bytes, more than a tool file may hold"
+                warnings.append(f"{label}: not read at {reference}: {said}")
+                continue
+            parsed = parse_bytes(revision.read(file), label, as_json=label.endswith(".json"))
             sources, problems = definitions_of(parsed, label, shape)
             found += _definitions(sources)
             # An old file the build would refuse now is compared without it, and said.

@@ -265,3 +265,29 @@ def test_the_command_line_entry_and_its_help(project: Path) -> None:
         "breaking-fail",
     ):
         assert said in shown, said
+
+
+def test_a_linked_tool_file_is_followed_inside_the_project_and_not_outside(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared = project / "shared"
+    shared.mkdir()
+    (project / "tools" / "order.json").rename(shared / "order.json")
+    (project / "tools" / "order.json").symlink_to("../shared/order.json")
+    outside = project.parent / "elsewhere.json"
+    outside.write_text(json.dumps({**TOOL, "name": "elsewhere"}), encoding="utf-8")
+    (project / "tools" / "elsewhere.json").symlink_to("../../elsewhere.json")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "links")
+    (project / "tools" / "elsewhere.json").unlink()
+    # The linked file is read at the revision: unchanged, nothing to say about it.
+    code, out, err = _run(capsys, "--against", "HEAD", str(project))
+    assert (code, out) == (0, ""), err
+    assert (
+        "tools/elsewhere.json: not read at HEAD: a symbolic link that leads outside the "
+        "project (or nowhere) at this revision" in err
+    )
+    _narrowed(project)  # writes through the link
+    code, out, _ = _run(capsys, "--against", "HEAD", str(project))
+    # Named as the build names a linked file: by the file it leads to.
+    assert code == 1 and NARROWED.replace("tools/", "shared/") in out.splitlines()
