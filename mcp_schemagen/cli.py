@@ -229,8 +229,8 @@ def _breaking_parser(
         parents=[common],
         help="say which schema changes break clients (for pre-commit and CI)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Compare the project's tool and prompt files with those at a git revision "
-        "(read through git; nothing is checked out) or with a saved tools/list result of a "
+        description="Compare the project's tool and prompt files with those at a git revision\n"
+        "(read through git; nothing is checked out) or with a saved tools/list result of a\n"
         "deployed server, and print one line per change:\n\n"
         "    FILE#/POINTER: CATEGORY: what changed\n\n"
         "categories:\n"
@@ -242,9 +242,12 @@ def _breaking_parser(
         "  cache                        the tools/list or prompts/list bytes changed for a\n"
         "                               revision the project speaks (prompt caches go stale)\n"
         "  unknown                      cannot be decided (a changed pattern, not, if, ...)\n\n"
-        "Exit 1 when a failing category is present (breaking and safety, or the list in "
-        "`breaking-fail` of [tool.mcp-codegen]),\nunless the change is acknowledged in "
-        "breaking-acknowledged.yaml (pointer and reason); 2 on invalid input.",
+        "Exit 1 when a failing category is present: breaking and safety, or the list in\n"
+        "`breaking-fail` of [tool.mcp-codegen]; 2 on invalid input. Accept a deliberate\n"
+        "break once, in breaking-acknowledged.yaml beside pyproject.toml:\n\n"
+        "    - pointer: tools/x.json#/inputSchema/required\n"
+        "      reason: why it is accepted\n\n"
+        "example: mcp-codegen breaking --against origin/main",
     )
     breaking.add_argument(
         "--against",
@@ -280,7 +283,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="mcp-codegen",
         description="Compile MCP tool schema files and the official protocol schemas into a "
         "typed Python MCP server package. Configure it in [tool.mcp-codegen] of pyproject.toml.",
-        epilog="Exit codes: 0 ok, 1 stale (check), 2 invalid input, 3 handler module conflict.",
+        epilog="Exit codes: 0 ok, 1 stale (check) or a failing change (breaking), 2 invalid "
+        "input, 3 handler module conflict.",
     )
     parser.add_argument("--version", action="version", version=f"mcp-codegen {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
