@@ -37,10 +37,13 @@ class Revision:
     def open(cls, root: Path, reference: str) -> Revision:
         found = _git(root, "rev-parse", "--show-toplevel")
         if found.returncode != 0:
+            said = found.stderr.decode("utf-8", "replace").strip().splitlines()
             message = (
-                f"{root} is not in a git repository, so there is no revision to compare with; "
-                "pass a saved tools/list file instead, or run `git init`"
+                f"{root} is not in a git repository git can read, so there is no revision to "
+                "compare with; pass a saved tools/list file instead, or run `git init`"
             )
+            if said and "not a git repository" not in said[0]:
+                message += f" (git: {said[0]})"  # dubious ownership, a broken .git, ...
             raise RevisionError(message)
         top = Path(found.stdout.decode().strip()).resolve()
         if reference.startswith("-"):
@@ -52,6 +55,8 @@ class Revision:
                 "name a branch, tag or commit, like HEAD~1 or origin/main"
             )
             raise RevisionError(message)
+        if not root.resolve().is_relative_to(top):
+            raise RevisionError(f"{root} is not inside the repository at {top}")
         inside = root.resolve().relative_to(top).as_posix()
         prefix = "" if inside == "." else inside + "/"
         return cls(top, prefix, commit.stdout.decode().strip(), reference)

@@ -216,7 +216,7 @@ def test_outside_a_repository_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFi
     (tmp_path / "tools").mkdir()
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     code, _, err = _run(capsys, "--against", "HEAD", str(tmp_path))
-    assert code == 2 and "is not in a git repository" in err
+    assert code == 2 and "is not in a git repository git can read" in err
 
 
 def test_against_a_saved_listing(
