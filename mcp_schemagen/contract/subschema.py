@@ -47,6 +47,8 @@ _COMPARED = frozenset(
     }
 )  # fmt: skip
 _MAX_DEPTH = 64
+_MAX_WORK = 200_000  # subschema pairs compared, at most, for one schema
+_NONE_OPEN = 1 << 62
 _NUMBERS = frozenset({"number", "integer"})
 
 
@@ -55,9 +57,14 @@ class Comparer:
 
     def __init__(self, old_root: Any, new_root: Any) -> None:
         self.old_root, self.new_root = old_root, new_root
-        self._assumed: set[tuple[str, str]] = set()
-        self._assumptions_used = 0
+        self._open: dict[tuple[str, str], int] = {}  # pairs being compared: their depth
+        self._lowest = _NONE_OPEN
         self._known: dict[tuple[str, str], list[Difference]] = {}
+        # Pairs done but waiting for the first pair of their group: (pair, depth) in the
+        # order they were done, and what each found, with the lowest open pair it leaned on.
+        self._pending: list[tuple[tuple[str, str], int]] = []
+        self._partial: dict[tuple[str, str], tuple[int, list[Difference]]] = {}
+        self._work = 0
         self._same_known: dict[tuple[str, str], bool] = {}
         self._same_active: set[tuple[str, str]] = set()
         self._same_assumed = 0
@@ -66,10 +73,21 @@ class Comparer:
     def compare(self, old: Any, new: Any, at: str) -> list[Difference]:
         if self._depth > _MAX_DEPTH:
             return [difference(at, "nested too deep to compare", Effect.UNKNOWN)]
+        if self._depth == 0:
+            self._work = 0  # a budget for each question asked from outside
+        self._work += 1
+        if self._work > _MAX_WORK:
+            raise _Exhausted
         self._depth += 1
         try:
             # Each difference once: references reached along several paths repeat theirs.
             return list(dict.fromkeys(self._compare(old, new, at)))
+        except _Exhausted:
+            if self._depth > 1:
+                raise
+            # An answer, not an endless comparison.
+            self._lowest, self._pending, self._partial = _NONE_OPEN, [], {}
+            return [difference(at, "too large to compare within bounds", Effect.UNKNOWN)]
         finally:
             self._depth -= 1
 
@@ -140,22 +158,38 @@ class Comparer:
     def _pair(
         self, old_ref: str, new_ref: str, old_target: Any, new_target: Any
     ) -> list[Difference]:
-        """Two referenced schemas compared, once: reached again from elsewhere, the answer
-        is remembered (unless it leaned on an assumption still open further up)."""
+        """Two referenced schemas compared, once. A pair met again while it is being
+        compared is taken to hold (coinduction: what differs is found by the comparison
+        in progress). Pairs that reach one another (a strongly connected group, found by
+        Tarjan's low-link on the stack of open pairs) are complete only when the first of
+        them is: then each gets its own differences and the group's."""
         pair = (old_ref, new_ref)
         if pair in self._known:
             return self._known[pair]
-        if pair in self._assumed:
-            self._assumptions_used += 1
-            return []  # already being compared further up: assume it holds
-        self._assumed.add(pair)
-        used_before = self._assumptions_used
+        if pair in self._open:
+            self._lowest = min(self._lowest, self._open[pair])
+            return []
+        if pair in self._partial:  # done, its group still open: as good as recomputed
+            lowest, found = self._partial[pair]
+            self._lowest = min(self._lowest, lowest)
+            return found
+        index = self._open[pair] = len(self._open)
+        outer_lowest, self._lowest = self._lowest, index
         try:
             inside = self.compare(old_target, new_target, _pointer_of(new_ref))
         finally:
-            self._assumed.discard(pair)
-        if self._assumptions_used == used_before:
+            del self._open[pair]
+        if self._lowest >= index:  # complete: every assumption made inside is discharged
             self._known[pair] = inside
+            while self._pending and self._pending[-1][1] > index:
+                member, _ = self._pending.pop()
+                _, partial = self._partial.pop(member)
+                self._known[member] = list(dict.fromkeys(partial + inside))
+            self._lowest = outer_lowest
+        else:
+            self._pending.append((pair, index))
+            self._partial[pair] = (self._lowest, inside)
+            self._lowest = min(outer_lowest, self._lowest)
         return inside
 
     @staticmethod
@@ -312,6 +346,10 @@ class Comparer:
 
 
 _UNRESOLVED = object()
+
+
+class _Exhausted(Exception):
+    """More subschema pairs compared than _MAX_WORK."""
 
 
 def resolve(root: Any, reference: Any) -> Any:

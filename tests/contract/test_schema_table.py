@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from mcp_schemagen.contract import subschema
 from mcp_schemagen.contract.changes import Change, for_inputs, for_outputs
 from mcp_schemagen.contract.subschema import Comparer
 from tests.contract.schema_cases import CASES
@@ -67,3 +68,24 @@ def test_a_change_deep_behind_an_unchanged_reference_is_found() -> None:
     old = {"$defs": {"leaf": {"type": "integer"}}, **deep}
     new = {"$defs": {"leaf": {"type": "string"}}, **deep}
     assert {c.category.value for c in _changes(old, new, True)} == {"breaking-callers"}
+
+
+def test_references_that_fan_out_and_loop_back_end_in_an_answer() -> None:
+    def looping(leaf: dict[str, Any]) -> dict[str, Any]:
+        schema = _fan_out(leaf, 24)
+        for name, definition in schema["$defs"].items():
+            if name != "d24":
+                definition["properties"]["back"] = {"$ref": "#/$defs/d0"}
+        return schema
+
+    old, new = looping({"type": "string"}), looping({"type": "string", "maxLength": 2})
+    changes = {str(c) for c in _changes(old, new, True)}
+    assert changes == {"t.json#/$defs/d24/maxLength: breaking (callers): none → maxLength 2"}
+
+
+def test_past_its_bound_a_comparison_answers_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(subschema, "_MAX_WORK", 20)
+    old, new = _fan_out({"type": "string"}), _fan_out({"type": "string", "maxLength": 2})
+    assert [str(c) for c in _changes(old, new, True)] == [
+        "t.json: unknown: too large to compare within bounds"
+    ]
