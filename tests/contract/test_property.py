@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcp_schemagen.contract.changes import Category, for_inputs, for_outputs
-from mcp_schemagen.contract.subschema import Comparer
+from mcp_schemagen.contract.subschema import Comparer, resolve
 
 KEYS = ("a", "b", "c")
 SCALAR_TYPES = ("string", "integer", "number", "boolean", "null")
@@ -124,22 +124,30 @@ def _mutate(draw: st.DrawFn, schema: Any, depth: int = 0) -> Any:
 
 
 @st.composite
-def values_for(draw: st.DrawFn, schema: Any, edges: tuple[int, ...] = ()) -> Any:
+def values_for(
+    draw: st.DrawFn, schema: Any, edges: tuple[int, ...] = (), root: Any = None, depth: int = 0
+) -> Any:
     """A value aimed at ``schema`` (often, not always, valid under it); numbers and string
-    lengths often at or beside one of ``edges`` (the bounds of both schemas compared)."""
+    lengths often at or beside one of ``edges`` (the bounds of both schemas compared);
+    references resolved in ``root`` (the schema itself at the top)."""
+    root = schema if root is None else root
+    if isinstance(schema, dict) and "$ref" in schema:
+        if depth > 3:
+            return {}
+        return draw(values_for(resolve(root, schema["$ref"]), edges, root, depth + 1))
     if not isinstance(schema, dict):
         return draw(_scalar_value())
     if "enum" in schema and draw(st.booleans()):
         return draw(st.sampled_from(schema["enum"]))
     if "anyOf" in schema:
-        return draw(values_for(draw(st.sampled_from(schema["anyOf"])), edges))
+        return draw(values_for(draw(st.sampled_from(schema["anyOf"])), edges, root, depth))
     kind = schema.get("type")
     if kind == "array":
-        return draw(st.lists(values_for(schema.get("items", {}), edges), max_size=3))
+        return draw(st.lists(values_for(schema.get("items", {}), edges, root, depth), max_size=3))
     if kind == "object":
         properties = schema.get("properties", {})
         value = {
-            name: draw(values_for(sub, edges))
+            name: draw(values_for(sub, edges, root, depth))
             for name, sub in properties.items()
             if draw(st.booleans())
         }
@@ -180,18 +188,21 @@ def _valid(schema: Any, value: Any) -> bool:
     return bool(_validator(json.dumps(schema, sort_keys=True)).is_valid(value))
 
 
-def _undeclared_keys(schema: Any, value: Any) -> bool:
+def _undeclared_keys(schema: Any, value: Any, root: Any = None, depth: int = 0) -> bool:
     """Whether the value sends an object key its schema does not declare (inputs assume
     callers do not: README, "Breaking changes")."""
+    root = schema if root is None else root
+    if isinstance(schema, dict) and "$ref" in schema and depth < 8:
+        return _undeclared_keys(resolve(root, schema["$ref"]), value, root, depth + 1)
     if isinstance(schema, dict) and isinstance(value, dict):
         declared = schema.get("properties", {})
         if any(k not in declared for k in value):
             return True
-        return any(_undeclared_keys(declared[k], v) for k, v in value.items())
+        return any(_undeclared_keys(declared[k], v, root, depth) for k, v in value.items())
     if isinstance(schema, dict) and isinstance(value, list):
-        return any(_undeclared_keys(schema.get("items"), v) for v in value)
+        return any(_undeclared_keys(schema.get("items"), v, root, depth) for v in value)
     if isinstance(schema, dict) and "anyOf" in schema:
-        return all(_undeclared_keys(b, value) for b in schema["anyOf"])
+        return all(_undeclared_keys(b, value, root, depth) for b in schema["anyOf"])
     return False
 
 
@@ -201,7 +212,23 @@ def changes(draw: st.DrawFn) -> tuple[Any, Any]:
     narrows: both directions are drawn as often)."""
     old = draw(schemas())
     new = _mutate(draw, old)
+    shape = draw(st.sampled_from(["plain", "plain", "referenced", "recursive"]))
+    if shape != "plain":
+        old, new = _behind_reference(old, shape), _behind_reference(new, shape)
     return (new, old) if draw(st.booleans()) else (old, new)
+
+
+def _behind_reference(schema: Any, shape: str) -> Any:
+    """The schema reached through $ref: once, or as the value of each node of a list
+    that refers to itself (recursion, compared coinductively)."""
+    if shape == "referenced":
+        return {
+            "$defs": {"s": schema},
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/s"}},
+        }
+    node = {"type": "object", "properties": {"v": schema, "next": {"$ref": "#/$defs/node"}}}
+    return {"$defs": {"node": node}, "$ref": "#/$defs/node"}
 
 
 CHECKED = {"inputs": 0, "outputs": 0}
