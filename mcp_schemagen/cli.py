@@ -254,7 +254,7 @@ def _breaking_parser(
         required=True,
         metavar="REF|FILE",
         help="a git revision (HEAD, main, origin/main, a tag or commit), or a JSON file "
-        "holding a saved tools/list result; a file of that name wins",
+        "holding a saved tools/list (or prompts/list) result; a file of that name wins",
     )
     breaking.add_argument(
         "--format", choices=("text", "json"), default="text", help="output (default: text)"

@@ -75,8 +75,9 @@ def read_revision(config: Config, reference: str) -> Snapshot:
 
 
 def read_listing(path: Path) -> Snapshot:
-    """A saved tools/list result of a deployed server: the JSON-RPC response, its result,
-    or the bare ``{"tools": [...]}``."""
+    """A saved tools/list (or prompts/list) result of a deployed server: the JSON-RPC
+    response, its result, or the bare ``{"tools": [...]}``. Only the kinds it holds are
+    compared."""
     label = path.name
     try:
         document = json.loads(path.read_bytes())
@@ -85,16 +86,27 @@ def read_listing(path: Path) -> Snapshot:
     at = ""
     if isinstance(document, dict) and isinstance(document.get("result"), dict):
         document, at = document["result"], "/result"
-    tools = document.get("tools") if isinstance(document, dict) else None
-    if not isinstance(tools, list):
+    listed = {
+        kind: document[kind]
+        for kind in KINDS
+        if isinstance(document, dict) and isinstance(document.get(kind), list)
+    }
+    if not listed:
         message = (
-            'not a saved tools/list result: expected {"tools": [...]} or its JSON-RPC '
-            "response (an existing file is read as a listing, never as a git revision)"
+            'not a saved tools/list or prompts/list result: expected {"tools": [...]}, '
+            '{"prompts": [...]} or a JSON-RPC response holding one (an existing file is '
+            "read as a listing, never as a git revision)"
         )
         raise BuildError([error(label, at, message)])
-    sources, problems = tools_in({"tools": tools}, label)
-    if problems:
-        raise BuildError(problems)
-    found = [Definition(label, at + s.pointer, s.definition) for s in sources]
-    said = f"{label}: a tools/list result holds no prompts: prompts are not compared"
-    return Snapshot(label, {"tools": found}, published=True, warnings=[said])
+    kinds: dict[str, list[Definition]] = {}
+    for kind, items in listed.items():
+        sources, problems = KINDS[kind][1]({kind: items}, label)
+        if problems:
+            raise BuildError(problems)
+        kinds[kind] = [Definition(label, at + s.pointer, s.definition) for s in sources]
+    warnings = [
+        f"{label}: holds no {kind}/list result: {kind} are not compared"
+        for kind in KINDS
+        if kind not in listed
+    ]
+    return Snapshot(label, kinds, published=True, warnings=warnings)

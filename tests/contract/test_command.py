@@ -227,7 +227,7 @@ def test_against_a_saved_listing(
     listing.write_text(json.dumps(response), encoding="utf-8")
     code, out, err = _run(capsys, "--against", str(listing), str(project))
     assert (code, out) == (0, "")
-    assert "deployed.json: a tools/list result holds no prompts: prompts are not compared" in err
+    assert "deployed.json: holds no prompts/list result: prompts are not compared" in err
     _narrowed(project)
     code, out, _ = _run(capsys, "--against", str(listing), str(project))
     assert code == 1 and NARROWED in out.splitlines()
@@ -239,7 +239,7 @@ def test_a_file_that_is_not_a_listing_is_exit_2(
     listing = tmp_path / "other.json"
     listing.write_text('{"name": "order"}', encoding="utf-8")
     code, _, err = _run(capsys, "--against", str(listing), str(project))
-    assert code == 2 and "other.json#: error: not a saved tools/list result" in err
+    assert code == 2 and "other.json#: error: not a saved tools/list or prompts/list result" in err
 
 
 def test_the_command_line_entry_and_its_help(project: Path) -> None:
@@ -293,3 +293,21 @@ def test_a_linked_tool_file_is_followed_inside_the_project_and_not_outside(
     code, out, _ = _run(capsys, "--against", "HEAD", str(project))
     # Named as the build names a linked file: by the file it leads to.
     assert code == 1 and NARROWED.replace("tools/", "shared/") in out.splitlines()
+
+
+def test_against_a_saved_prompts_listing(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prompt = {"name": "brief", "arguments": [{"name": "city", "required": True}]}
+    (project / "prompts").mkdir()
+    (project / "prompts" / "brief.json").write_text(json.dumps(prompt), encoding="utf-8")
+    listing = tmp_path / "prompts.json"
+    old = {**prompt, "arguments": [{"name": "city"}]}
+    listing.write_text(json.dumps({"result": {"prompts": [old]}}), encoding="utf-8")
+    code, out, err = _run(capsys, "--against", str(listing), str(project))
+    assert code == 1
+    assert (
+        "prompts/brief.json#/arguments/0: breaking (callers): argument 'city' is now required"
+        in out.splitlines()
+    )
+    assert "prompts.json: holds no tools/list result: tools are not compared" in err
