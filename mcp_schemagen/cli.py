@@ -216,6 +216,76 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def command_breaking(arguments: argparse.Namespace) -> int:
+    from mcp_schemagen.contract.git import RevisionError
+    from mcp_schemagen.contract.report import as_json, as_text
+    from mcp_schemagen.contract.run import breaking
+
+    root = find_project(Path(arguments.dir))
+    config = load_config(root, allow_outside=arguments.allow_outside_project)
+    try:
+        outcome = breaking(config, arguments.against)
+    except RevisionError as failure:
+        print(f"mcp-codegen: error: {failure}", file=sys.stderr)
+        return EXIT_INVALID
+    if arguments.format == "json":
+        sys.stdout.write(as_json(outcome))
+    else:
+        lines, notes = as_text(outcome)
+        sys.stdout.write(lines)
+        if not arguments.quiet or outcome.failing:
+            sys.stderr.write(notes)
+    return EXIT_STALE if outcome.failing else EXIT_OK
+
+
+def _breaking_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    breaking = commands.add_parser(
+        "breaking",
+        parents=[common],
+        help="say which schema changes break clients (for pre-commit and CI)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Compare the project's tool and prompt files with those at a git revision\n"
+        "(read through git; nothing is checked out) or with a saved tools/list result of a\n"
+        "deployed server, and print one line per change:\n\n"
+        "    FILE#/POINTER: CATEGORY: what changed\n\n"
+        "categories:\n"
+        "  breaking (callers)           a call that worked is refused: tool removed, new\n"
+        "                               required argument, accepted values narrowed\n"
+        "  breaking (result consumers)  results no longer match what consumers relied on\n"
+        "  safety                       an annotation hint loosened, required scopes changed\n"
+        "  compatible                   widened inputs, new optional arguments, new tools\n"
+        "  cache                        the tools/list or prompts/list bytes changed for a\n"
+        "                               revision the project speaks (prompt caches go stale)\n"
+        "  unknown                      cannot be decided (a changed pattern, not, if, ...)\n\n"
+        "Exit 1 when a failing category is present: breaking and safety, or the list in\n"
+        "`breaking-fail` of [tool.mcp-codegen]; 2 on invalid input. Accept a deliberate\n"
+        "break once, in breaking-acknowledged.yaml beside pyproject.toml:\n\n"
+        "    - pointer: tools/x.json#/inputSchema/required\n"
+        "      reason: why it is accepted\n\n"
+        "example: mcp-codegen breaking --against origin/main",
+    )
+    breaking.add_argument(
+        "--against",
+        required=True,
+        metavar="REF|FILE",
+        help="a git revision (HEAD, main, origin/main, a tag or commit), or a JSON file "
+        "holding a saved tools/list (or prompts/list) result; a file of that name wins",
+    )
+    breaking.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output (default: text)"
+    )
+    breaking.add_argument(
+        "dir",
+        nargs="?",
+        default=".",
+        help="project folder holding pyproject.toml, or a folder inside it (default: .)",
+    )
+    _allow_outside_argument(breaking)
+    breaking.set_defaults(run=command_breaking)
+
+
 def _allow_outside_argument(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--allow-outside-project",
@@ -230,7 +300,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="mcp-codegen",
         description="Compile MCP tool schema files and the official protocol schemas into a "
         "typed Python MCP server package. Configure it in [tool.mcp-codegen] of pyproject.toml.",
-        epilog="Exit codes: 0 ok, 1 stale (check), 2 invalid input, 3 handler module conflict.",
+        epilog="Exit codes: 0 ok, 1 stale (check) or a failing change (breaking), 2 invalid "
+        "input, 3 handler module conflict.",
     )
     parser.add_argument("--version", action="version", version=f"mcp-codegen {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -320,6 +391,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     client.set_defaults(run=command_client)
 
+    _breaking_parser(commands, common)
+
     spec_commands = commands.add_parser(
         "specs",
         help="list or download the pinned protocol schemas",
@@ -349,8 +422,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BuildError as failure:
         _report(failure.diagnostics)
         errors = sum(1 for d in failure.diagnostics if d.level is Level.ERROR)
-        # `check` never writes: telling that it wrote nothing would say it twice
-        written = "" if arguments.command == "check" else "; nothing was written"
+        # `check` and `breaking` never write: telling that it wrote nothing would say it twice
+        written = "" if arguments.command in ("check", "breaking") else "; nothing was written"
         print(f"mcp-codegen: {errors} error(s){written}", file=sys.stderr)
         return failure.exit_code
     except specs.SpecError as failure:

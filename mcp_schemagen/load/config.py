@@ -43,6 +43,7 @@ _KNOWN_KEYS = frozenset(
         "accept-keywords",
         "list-changed",
         "resource-subscriptions",
+        "breaking-fail",  # read by contract/settings.py, for `mcp-codegen breaking` only
         AUTHORIZATION_KEY,
     }
 )

@@ -155,13 +155,29 @@ def parse_file(path: Path, label: str) -> tuple[Any, list[Diagnostic]]:
                     f"file is {size:,} bytes; tool files may be at most {MAX_FILE_BYTES:,}",
                 )
             ]
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, [error(label, "", f"not UTF-8 text: {exc}")]
+        data = path.read_bytes()
     except OSError as exc:
         return None, [error(label, "", f"cannot be read: {exc.strerror or exc}")]
+    return parse_bytes(data, label, as_json=path.suffix == ".json")
+
+
+def parse_bytes(data: bytes, label: str, *, as_json: bool) -> tuple[Any, list[Diagnostic]]:
+    """A definition file's content (JSON, or YAML unless ``as_json``), parsed under the same
+    bounds and checks as a file on disk: for content read from elsewhere (a git revision)."""
+    if len(data) > MAX_FILE_BYTES:
+        return None, [
+            error(
+                label,
+                "",
+                f"file is {len(data):,} bytes; tool files may be at most {MAX_FILE_BYTES:,}",
+            )
+        ]
     try:
-        if path.suffix == ".json":
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [error(label, "", f"not UTF-8 text: {exc}")]
+    try:
+        if as_json:
             document = json.loads(text, object_pairs_hook=_no_duplicates)
             _bounded(document)
             return document, []
@@ -378,15 +394,23 @@ def read_definition_files(
         if name_problem:
             problems.append(error(label, "", name_problem))
             continue
-        document, parse_problems = parse_file(path, label)
-        problems.extend(parse_problems)
-        if parse_problems:
-            continue
-        json_problems = not_json(document, label, "")
-        problems.extend(json_problems)
-        if json_problems:
-            continue
-        found, shape_problems = shape(document, label)
+        found, file_problems = definitions_of(parse_file(path, label), label, shape)
         sources.extend(found)
-        problems.extend(shape_problems)
+        problems.extend(file_problems)
     return sources, problems, files
+
+
+def definitions_of(
+    parsed: tuple[Any, list[Diagnostic]],
+    label: str,
+    shape: Callable[[Any, str], tuple[list[Source], list[Diagnostic]]],
+) -> tuple[list[Source], list[Diagnostic]]:
+    """The definitions in one parsed file (parse_file or parse_bytes), once its content is
+    plain JSON data, read by ``shape``; or the problems that stop it being read."""
+    document, problems = parsed
+    if problems:
+        return [], problems
+    json_problems = not_json(document, label, "")
+    if json_problems:
+        return [], json_problems
+    return shape(document, label)

@@ -230,6 +230,7 @@ STAGE_ORDER: tuple[tuple[str, frozenset[str]], ...] = (
     ("handlers", frozenset({"handlers"})),
     ("write", frozenset({"write"})),
     ("protocol_models", frozenset({"protocol_models"})),
+    ("contract", frozenset({"contract"})),  # `mcp-codegen breaking`: reads, never writes
     ("commands", frozenset({"install_source", "pipeline", "freshness", "scaffold", "cli"})),
 )
 

@@ -1,0 +1,87 @@
+"""The bytes a client receives in a listing, per protocol revision, through the same
+publishing the server does (runtime/protocol.py), to tell when they change."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from mcp_schemagen.contract.changes import Category, Change
+from mcp_schemagen.contract.snapshot import Definition
+from mcp_schemagen.diagnostics import pointer_join
+from mcp_schemagen.runtime.protocol import BY_NAME, Revision
+
+Publisher = Callable[[Revision, dict[str, Any]], dict[str, Any]]
+
+
+def publish_tool(revision: Revision, definition: dict[str, Any]) -> dict[str, Any]:
+    return revision.publish_tool(definition)[0]
+
+
+def publish_prompt(revision: Revision, definition: dict[str, Any]) -> dict[str, Any]:
+    return revision.publish_prompt(definition)[0]
+
+
+def _bytes(value: Any) -> bytes:
+    # Key order is kept: the server sends the definition in the order it was written.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def cache_change(
+    old: Definition,
+    new: Definition,
+    revisions: tuple[str, ...],
+    publish: Publisher,
+    *,
+    old_published: bool,
+) -> list[Change]:
+    """A cache line when some revision's clients receive other bytes for this definition.
+    ``old_published``: the old definition is one revision's published form already (a saved
+    listing), so it is unchanged when any revision's new form has the same bytes."""
+    before = {r: _bytes(publish(BY_NAME[r], old.definition)) for r in revisions}
+    after = {r: _bytes(publish(BY_NAME[r], new.definition)) for r in revisions}
+    if old_published:
+        saved = _bytes(old.definition)
+        if saved in after.values():
+            return []
+        changed = list(revisions)
+    else:
+        changed = [r for r in revisions if before[r] != after[r]]
+    if not changed:
+        return []
+    fields = _changed_fields(old.definition, new.definition)
+    said = f"{', '.join(fields) or 'key order'} changed: the listing bytes differ for "
+    said += f"revision{'s' * (len(changed) > 1)} {', '.join(changed)}"
+    return [Change(new.file, new.pointer, Category.CACHE, said)]
+
+
+def _changed_fields(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    return [k for k in dict.fromkeys([*old, *new]) if _bytes(old.get(k)) != _bytes(new.get(k))]
+
+
+def listing_changes(
+    kind: str, old: list[Definition], new: list[Definition], revisions: tuple[str, ...]
+) -> list[Change]:
+    """Added, removed and reordered entries change the listing too."""
+    old_names = [d.name for d in old]
+    new_names = [d.name for d in new]
+    changes = []
+    for item in new:
+        if item.name not in old_names:
+            said = f"{kind[:-1]} {item.name!r} added to {kind}/list"
+            changes.append(Change(item.file, item.pointer, Category.CACHE, said))
+    for item in old:
+        if item.name not in new_names:
+            said = f"{kind[:-1]} {item.name!r} removed from {kind}/list"
+            changes.append(Change(item.file, item.pointer, Category.CACHE, said))
+    kept_old = [n for n in old_names if n in new_names]
+    kept_new = [n for n in new_names if n in old_names]
+    if kept_old != kept_new:
+        said = f"order of {kind}/list changed, for revisions {', '.join(revisions)}"
+        changes.append(Change(f"{kind}/list", "", Category.CACHE, said))
+    return changes
+
+
+def where(definition: Definition, *parts: str) -> str:
+    return pointer_join(definition.pointer, *parts)

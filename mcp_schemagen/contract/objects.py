@@ -1,0 +1,117 @@
+"""Objects: properties, required, additionalProperties and patternProperties together,
+since which of them checks a key depends on the others."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol
+
+from mcp_schemagen.contract.differences import Difference, Effect, difference, narrows, shown
+from mcp_schemagen.diagnostics import pointer_join
+
+
+class Comparer(Protocol):
+    """What objects need of subschema.Comparer (which calls in here: no import back)."""
+
+    def compare(self, old: Any, new: Any, at: str) -> list[Difference]: ...
+
+    def same(self, old: Any, new: Any) -> bool: ...
+
+
+def compare_object(
+    comparer: Comparer, old: dict[str, Any], new: dict[str, Any], at: str
+) -> list[Difference]:
+    found = _compare_required(old, new, at)
+    old_properties, new_properties = old.get("properties", {}), new.get("properties", {})
+    if not isinstance(old_properties, dict) or not isinstance(new_properties, dict):
+        return [*found, difference(pointer_join(at, "properties"), "not an object", Effect.UNKNOWN)]
+    patterns = (old.get("patternProperties"), new.get("patternProperties"))
+    if any(p is not None for p in patterns) and not comparer.same(*patterns):
+        said = "patternProperties changed: which keys each pattern checks is not compared"
+        where = pointer_join(at, "patternProperties")
+        return [*found, difference(where, said, Effect.UNKNOWN)]
+    names = sorted(old_properties.keys() | new_properties.keys())
+    old_rest = old.get("additionalProperties", True)
+    new_rest = new.get("additionalProperties", True)
+    for name in names:
+        where = pointer_join(at, "properties", name)
+        if name in old_properties and name in new_properties:
+            found += comparer.compare(old_properties[name], new_properties[name], where)
+        elif _matches_pattern(name, patterns):
+            # A pattern checks the key too: what the key's schema was or becomes is the
+            # conjunction of both, which is not worked out.
+            said = f"property {name!r} added or removed where a patternProperties key matches it"
+            found.append(difference(where, said, Effect.UNKNOWN))
+        elif name in old_properties:
+            found += _removed(comparer, name, old_properties[name], new_rest, where)
+        else:
+            found += _added(comparer, name, old_rest, new_properties[name], where)
+    return found + _compare_rest(comparer, old_rest, new_rest, at)
+
+
+def _compare_rest(comparer: Comparer, old: Any, new: Any, at: str) -> list[Difference]:
+    where = pointer_join(at, "additionalProperties")
+    if new is False and old is not False:
+        said = "additionalProperties closed: keys not in properties are refused"
+        return [difference(where, said, Effect.NARROWS)]
+    if old is False and new is not False:
+        said = "additionalProperties opened: keys not in properties are accepted"
+        return [difference(where, said, Effect.WIDENS)]
+    return comparer.compare(old, new, where)
+
+
+def _removed(comparer: Comparer, name: str, schema: Any, rest: Any, where: str) -> list[Difference]:
+    inside = comparer.compare(schema, rest, where)
+    if rest is False:
+        said = f"property {name!r} removed, and additionalProperties false now refuses it"
+        return [difference(where, said, Effect.NARROWS)]
+    if not inside:
+        return []
+    effects = frozenset().union(*(d.effects for d in inside))
+    said = f"property {name!r} removed from properties: now checked as an additional property"
+    return [Difference(where, effects, said)]
+
+
+def _added(comparer: Comparer, name: str, rest: Any, schema: Any, where: str) -> list[Difference]:
+    inside = comparer.compare(rest, schema, where)
+    if rest is False:
+        return [difference(where, f"property {name!r} added", Effect.WIDENS)]
+    if not narrows(inside):
+        return [difference(where, f"property {name!r} added", Effect.WIDENS)] if inside else []
+    effects = {e for d in inside for e in d.effects} - {Effect.NARROWS}
+    if rest is True or rest == {}:
+        # Only a value sent under this key before it was declared is refused now.
+        effects.add(Effect.NARROWS_UNDECLARED)
+    else:
+        effects.add(Effect.NARROWS)
+    return [Difference(where, frozenset(effects), f"property {name!r} added")]
+
+
+def _compare_required(old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
+    before, after = old.get("required", []), new.get("required", [])
+    if before == after:
+        return []
+    where = pointer_join(at, "required")
+    if not isinstance(before, list) or not isinstance(after, list):
+        return [difference(where, f"required {shown(before)} → {shown(after)}", Effect.UNKNOWN)]
+    found = []
+    added = [n for n in after if n not in before]
+    dropped = [n for n in before if n not in after]
+    for name in added:
+        found.append(difference(where, f"{name!r} is now required", Effect.NARROWS))
+    for name in dropped:
+        found.append(difference(where, f"{name!r} is no longer required", Effect.WIDENS))
+    return found
+
+
+def _matches_pattern(name: str, patterns: tuple[Any, Any]) -> bool:
+    for table in patterns:
+        if not isinstance(table, dict):
+            continue
+        for pattern in table:
+            try:
+                if re.search(pattern, name):
+                    return True
+            except re.error:
+                return True  # cannot tell: assume it matches
+    return False

@@ -1,0 +1,104 @@
+"""The rules for tools: removed or renamed, arguments (inputSchema), results
+(outputSchema), annotations that loosen a promise, required scopes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_schemagen.contract.changes import Category, Change, for_inputs, for_outputs
+from mcp_schemagen.contract.snapshot import Definition
+from mcp_schemagen.contract.subschema import Comparer
+from mcp_schemagen.diagnostics import pointer_join
+from mcp_schemagen.runtime.auth.scopes import SCOPES_KEY
+
+# Each hint's value when absent (MCP's ToolAnnotations) and the value that promises more.
+_HINTS = {
+    "readOnlyHint": (False, True),
+    "destructiveHint": (True, False),
+    "idempotentHint": (False, True),
+    "openWorldHint": (True, False),
+}
+
+
+def removed(old: Definition, renamed_to: str | None) -> list[Change]:
+    said = f"tool {old.name!r} removed"
+    if renamed_to:
+        said += f" (renamed to {renamed_to!r}? same inputSchema)"
+    said += "; clients calling it get an unknown-tool error"
+    return [Change(old.file, old.pointer, Category.BREAKING_CALLERS, said)]
+
+
+def added(new: Definition) -> list[Change]:
+    return [Change(new.file, new.pointer, Category.COMPATIBLE, f"tool {new.name!r} added")]
+
+
+def changed(old: Definition, new: Definition) -> list[Change]:
+    return (
+        _inputs(old, new)
+        + _outputs(old, new)
+        + _annotations(old.definition, new)
+        + _scopes(old.definition, new)
+    )
+
+
+def _inputs(old: Definition, new: Definition) -> list[Change]:
+    before, after = old.definition.get("inputSchema", {}), new.definition.get("inputSchema", {})
+    at = pointer_join(new.pointer, "inputSchema")
+    return for_inputs(new.file, Comparer(before, after).compare(before, after, at))
+
+
+def _outputs(old: Definition, new: Definition) -> list[Change]:
+    before, after = old.definition.get("outputSchema"), new.definition.get("outputSchema")
+    at = pointer_join(new.pointer, "outputSchema")
+    if before is None and after is None:
+        return []
+    if before is None:
+        return [Change(new.file, at, Category.COMPATIBLE, "outputSchema added")]
+    if after is None:
+        said = "outputSchema removed: structured results are no longer promised"
+        return [Change(new.file, at, Category.BREAKING_RESULTS, said)]
+    return for_outputs(new.file, Comparer(before, after).compare(before, after, at))
+
+
+def _annotations(old: dict[str, Any], new: Definition) -> list[Change]:
+    before, after = old.get("annotations") or {}, new.definition.get("annotations") or {}
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return []
+    changes = []
+    for hint, (default, promise) in _HINTS.items():
+        was, now = before.get(hint, default), after.get(hint, default)
+        if was == now:
+            continue
+        at = pointer_join(new.pointer, "annotations", hint)
+        said = f"{hint} {_said(before, hint)} → {_said(after, hint)}"
+        if was == promise:
+            changes.append(Change(new.file, at, Category.SAFETY, f"{said}: a promise loosened"))
+        else:
+            changes.append(Change(new.file, at, Category.COMPATIBLE, f"{said}: a promise added"))
+    return changes
+
+
+def _said(annotations: dict[str, Any], hint: str) -> str:
+    return str(annotations[hint]).lower() if hint in annotations else "absent"
+
+
+def _scopes(old: dict[str, Any], new: Definition) -> list[Change]:
+    before, after = _scopes_of(old), _scopes_of(new.definition)
+    if before == after:
+        return []
+    at = pointer_join(new.pointer, "_meta", SCOPES_KEY)
+    added, dropped = sorted(after - before), sorted(before - after)
+    parts = [f"now needs {', '.join(added)}"] if added else []
+    parts += [f"no longer needs {', '.join(dropped)}"] if dropped else []
+    said = f"required scopes changed: {'; '.join(parts)}"
+    return [Change(new.file, at, Category.SAFETY, said)]
+
+
+def _scopes_of(definition: dict[str, Any]) -> frozenset[str]:
+    meta = definition.get("_meta")
+    scopes = meta.get(SCOPES_KEY) if isinstance(meta, dict) else None
+    return (
+        frozenset(s for s in scopes if isinstance(s, str))
+        if isinstance(scopes, list)
+        else frozenset()
+    )
