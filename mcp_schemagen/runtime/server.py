@@ -27,6 +27,8 @@ from .prompts.serving import Prompts
 from .prompts.table import PromptEntry
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
 from .registry import ToolEntry
+from .resources.serving import Resources
+from .resources.table import ResourceEntry
 from .session import Session
 
 
@@ -36,6 +38,7 @@ class Server:
     ``tools`` in the order tools/list publishes them; ``revisions`` the protocol revisions
     it speaks (each tool's ``published`` has a definition for every one of them);
     ``prompts`` the prompts prompts/list publishes, in order (none: no prompts capability);
+    ``resources`` the static resources and templates (none: no resources capability);
     ``page_size`` tools per tools/list page (``None``: one page); ``instructions`` what
     initialize (and server/discover) tell the client about using the server; ``ttl_ms``
     and ``cache_scope`` the caching hints of 2026-07-28 tools/list and server/discover.
@@ -55,6 +58,7 @@ class Server:
         cache_scope: str = DEFAULT_CACHE_SCOPE,
         request_state: RequestStateSeal | None = None,
         prompts: Sequence[PromptEntry] = (),
+        resources: Sequence[ResourceEntry] = (),
     ) -> None:
         caching = ListCaching(ttl_ms, cache_scope).checked()
         self.negotiation = Negotiation(
@@ -64,6 +68,8 @@ class Server:
             instructions=instructions,
             caching=caching,
             prompts=bool(prompts),
+            resources=bool(resources),
+            templates=any(r.template is not None for r in resources),
         )
         self.revisions: tuple[Revision, ...] = self.negotiation.revisions
         self.supported = self.negotiation.supported
@@ -82,6 +88,21 @@ class Server:
         self.prompt_list = Lister(
             "prompts",
             lambda revision: [p.published[revision.name] for p in self.prompts.by_name.values()],
+            page_size=page_size,
+            caching=caching,
+            stamp=stamp,
+        )
+        self.resources = Resources(resources, stamp, seal, caching)
+        self.resource_list = Lister(
+            "resources",
+            self.resources.published(templates=False),
+            page_size=page_size,
+            caching=caching,
+            stamp=stamp,
+        )
+        self.template_list = Lister(
+            "resourceTemplates",
+            self.resources.published(templates=True),
             page_size=page_size,
             caching=caching,
             stamp=stamp,
@@ -142,7 +163,18 @@ class Server:
             return jsonrpc.cached_result(request_id, page)
         if method == "prompts/get":
             return self.prompts.get(request_id, params, meta, revision, log_rank, session)
+        if method == "resources/read":
+            return self.resources.read(request_id, params, meta, revision, log_rank, session)
+        if method == "resources/list":
+            page = self.resource_list.page(revision, params.get("cursor"))
+            return jsonrpc.cached_result(request_id, page)
+        if method == "resources/templates/list":
+            page = self.template_list.page(revision, params.get("cursor"))
+            return jsonrpc.cached_result(request_id, page)
         if method == "completion/complete":
+            ref = params.get("ref")
+            if type(ref) is dict and ref.get("type") == "ref/resource":
+                return self.resources.complete(request_id, params, revision)
             return self.prompts.complete(request_id, params, revision)
         if method == "server/discover":
             return jsonrpc.result(request_id, negotiation.discover())

@@ -25,6 +25,7 @@ from ..protocol import (
     Revision,
     ordered,
 )
+from ..resources.revisions import RESOURCE_METHODS
 from ..session import Session, already_initialized
 from ..shorten import shorten
 from .listing import ListCaching
@@ -44,6 +45,7 @@ class Negotiation:
         "_has_stateless",
         "_legacy",
         "_prompts",
+        "_resource_methods",
         "capabilities",
         "instructions",
         "latest",
@@ -63,6 +65,8 @@ class Negotiation:
         instructions: str | None,
         caching: ListCaching,
         prompts: bool = False,
+        resources: bool = False,
+        templates: bool = False,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -81,6 +85,13 @@ class Negotiation:
         if prompts:  # prompts/list, prompts/get and completion/complete, in every revision
             self.methods = self.methods.union(*(r.prompt_methods for r in chosen))
         self._prompts = prompts
+        # resources/list, resources/templates/list and resources/read when the project has
+        # resources, and completion/complete when it has templates (their variables).
+        resource_methods = RESOURCE_METHODS if resources else frozenset()
+        if templates:
+            resource_methods = resource_methods | {"completion/complete"}
+        self._resource_methods = resource_methods
+        self.methods = self.methods | resource_methods
         self.instructions = instructions
         self._caching = caching
         self.server_info = {"name": name, "version": version}
@@ -171,15 +182,25 @@ class Negotiation:
     def serves(self, method: str, revision: Revision) -> bool:
         """Whether ``method`` is answered in ``revision``: its own methods, and the prompt
         methods when the server has prompts."""
-        return method in revision.methods or (self._prompts and method in revision.prompt_methods)
+        return (
+            method in revision.methods
+            or (self._prompts and method in revision.prompt_methods)
+            or method in self._resource_methods
+        )
 
     def capabilities_of(self, revision: Revision) -> dict[str, Any]:
-        """What the server declares to a client of ``revision``: prompts (and completion of
-        their arguments, where the revision has that capability) only when it has prompts."""
-        if not self._prompts:
+        """What the server declares to a client of ``revision``: prompts and resources only
+        when it has them, and completion (of prompt arguments and template variables, where
+        the revision has that capability) when it has either to complete."""
+        if not self._prompts and not self._resource_methods:
             return self.capabilities
-        declared = {**self.capabilities, "prompts": {"listChanged": False}}
-        if revision.completions_capability:
+        declared = dict(self.capabilities)
+        if self._prompts:
+            declared["prompts"] = {"listChanged": False}
+        if self._resource_methods:
+            declared["resources"] = {}
+        completes = self._prompts or "completion/complete" in self._resource_methods
+        if completes and revision.completions_capability:
             declared["completions"] = {}
         return declared
 
