@@ -17,10 +17,12 @@ from mcp_schemagen.load.containment import glob_problem, inside, outside_message
 from mcp_schemagen.load.published import known_tool_fields
 from mcp_schemagen.load.specs import revision_names
 from mcp_schemagen.runtime.core.listing import CACHE_SCOPES, DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
-from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
+from mcp_schemagen.runtime.protocol import DEFAULT_NAMES, REVISIONS
+from mcp_schemagen.runtime.resources.revisions import RESOURCE_FIELDS, TEMPLATE_FIELDS
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
 DEFAULT_PROMPT_GLOBS = ("prompts/*.json", "prompts/*.yaml", "prompts/*.yml")
+DEFAULT_RESOURCE_GLOBS = ("resources/*.json", "resources/*.yaml", "resources/*.yml")
 DEFAULT_PAGE_SIZE = 100
 MAX_TTL_MS = 2**53 - 1  # the largest integer every JSON client reads exactly
 _PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -30,6 +32,7 @@ _KNOWN_KEYS = frozenset(
         "out",
         "tools",
         "prompts",
+        "resources",
         "revisions",
         "server-name",
         "server-version",
@@ -75,6 +78,8 @@ class Config:
     authorization: tuple[tuple[str, str], ...] = ()
     # Prompt file globs (load/prompts.py); matching no file means no prompts.
     prompt_globs: tuple[str, ...] = DEFAULT_PROMPT_GLOBS
+    # Resource file globs (load/resources.py); matching no file means no resources.
+    resource_globs: tuple[str, ...] = DEFAULT_RESOURCE_GLOBS
 
     @property
     def package_dir(self) -> Path:
@@ -149,6 +154,14 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         problem = glob_problem(pattern, allow_outside)
         if problem:
             bad("prompts", problem)
+    resource_globs = section.get("resources", list(DEFAULT_RESOURCE_GLOBS))
+    if not (isinstance(resource_globs, list) and all(isinstance(g, str) for g in resource_globs)):
+        bad("resources", 'must be a list of glob patterns, like ["resources/*.json"]')
+        resource_globs = list(DEFAULT_RESOURCE_GLOBS)
+    for pattern in resource_globs:
+        problem = glob_problem(pattern, allow_outside)
+        if problem:
+            bad("resources", problem)
     if not allow_outside and not inside(root / out, root):
         bad("out", outside_message(f"out = {out!r}"))
     elif not allow_outside and not inside(root / out / str(package), root):
@@ -208,7 +221,8 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         bad("protocol-models", "must be true or false (generate PACKAGE.protocol, pydantic models)")
         protocol_models = False
     accepted = section.get("accept-omitted", [])
-    fields = sorted(known_tool_fields() | {"arguments/title"})  # and prompts' argument titles
+    # and prompts' argument titles, resources' fields and annotation fields
+    fields = sorted(known_tool_fields() | {"arguments/title"} | resource_omittable_fields())
     if not (isinstance(accepted, list) and all(isinstance(f, str) for f in accepted)):
         bad(
             "accept-omitted",
@@ -252,4 +266,12 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         cache_scope=cache_scope,
         authorization=tuple(authorization.items()),
         prompt_globs=tuple(prompt_globs),
+        resource_globs=tuple(resource_globs),
     )
+
+
+def resource_omittable_fields() -> frozenset[str]:
+    """Fields of a resource or template some revision leaves out (for accept-omitted)."""
+    fields = frozenset().union(*RESOURCE_FIELDS.values(), *TEMPLATE_FIELDS.values())
+    annotations = frozenset().union(*(r.annotations for r in REVISIONS))
+    return fields | {f"annotations/{a}" for a in annotations}

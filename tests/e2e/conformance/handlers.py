@@ -1,4 +1,4 @@
-"""Tool and prompt handlers of the conformance fixture: what the suite's server scenarios check.
+"""Tool, prompt and resource handlers of the conformance fixture: what the suite checks.
 
 Copied into the fixture's package before each build (tests/e2e/test_conformance.py);
 mcp-codegen keeps these bodies and updates only the signatures.
@@ -27,7 +27,7 @@ from conformance_server.api import (
     user,
 )
 
-from .types import ContentBlock, JsonSchema202012ToolInput, PromptReturn
+from .types import ContentBlock, JsonSchema202012ToolInput, PromptReturn, ResourceReturn
 
 # A 1x1 red PNG and a minimal WAV, as the suite's reference server sends them.
 PNG = base64.b64decode(
@@ -369,3 +369,9 @@ async def test_input_required_result_prompt() -> PromptReturn:
         key="user_context",
     )
     return f"Use this context: {(answer.content or {}).get('context')}"
+
+
+# mcp-codegen resource: "test://template/{id}/data"
+def read_template_data(*, id: str) -> ResourceReturn:
+    """A resource template with parameter substitution"""
+    return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"})
