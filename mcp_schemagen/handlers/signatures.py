@@ -33,12 +33,6 @@ def handler_module_spec(
         if prompts
         else ("Tool", "each tool", "tool")
     )
-    if reading:
-        kinds = (
-            "Tool, prompt and resource",
-            "each tool, prompt and resource reader",
-            "tool, prompt or resource",
-        )
     docstring = docstring_literal(
         f"{kinds[0]} handlers of {config.server_name}: the one module of this package you edit.\n\n"
         f"mcp-codegen wrote a stub for {kinds[1]}. Fill in the bodies; `mcp-codegen build` keeps\n"
@@ -47,6 +41,16 @@ def handler_module_spec(
         "code may use (content, results, errors, the context) is in `.api`.",
         indent="",
     )
+    if reading:
+        docstring = docstring_literal(
+            f"Tool, prompt and resource handlers of {config.server_name}: the one module you edit.\n\n"
+            "mcp-codegen wrote a stub for each tool, prompt and resource reader. Fill in the\n"
+            "bodies; `mcp-codegen build` keeps them, updating only each handler's parameters and\n"
+            "return type (and the import from `.types`) when the schemas change. A handler may\n"
+            "be `async def`. What handler code may use (content, results, errors, the context)\n"
+            "is in `.api`.",
+            indent="",
+        )
     handlers = [
         HandlerSpec(
             function=tool.function,

@@ -47,6 +47,7 @@ from ._runtime.content import (
 )
 from ._runtime.context import Context, get_context
 from ._runtime.prompt_result import PromptMessage, PromptResult, PromptReturn, assistant, user
+from ._runtime.resources.result import ResourceResult, ResourceReturn
 from ._runtime.result import ProtocolError, ToolError, ToolResult, ToolReturn
 from ._runtime.workers import blocking, nonblocking
 
@@ -73,6 +74,8 @@ __all__ = [
     "ProtocolError",
     "Question",
     "ResourceLink",
+    "ResourceResult",
+    "ResourceReturn",
     "Root",
     "Sample",
     "SampleResult",
