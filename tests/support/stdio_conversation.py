@@ -24,6 +24,9 @@ RESULTS = {
     "prompts/list": "ListPromptsResult",
     "prompts/get": "GetPromptResult",
     "completion/complete": "CompleteResult",
+    "resources/list": "ListResourcesResult",
+    "resources/templates/list": "ListResourceTemplatesResult",
+    "resources/read": "ReadResourceResult",
 }
 NOTIFICATIONS = {
     "notifications/message": "LoggingMessageNotification",
