@@ -21,9 +21,7 @@ TEXT = {"uri": "app://readme", "name": "readme", "mimeType": "text/markdown"}
 TEMPLATE = {"uriTemplate": "app://logs/{day}{?level}", "name": "logs"}
 
 
-def _project(
-    tmp_path: Path, resources: dict[str, Any], revisions: tuple[str, ...] = ALL
-) -> Path:
+def _project(tmp_path: Path, resources: dict[str, Any], revisions: tuple[str, ...] = ALL) -> Path:
     root = write_project(tmp_path / "p", {"echo.json": tool()}, revisions=revisions)
     (root / "resources").mkdir()
     for name, content in resources.items():
@@ -191,7 +189,9 @@ def test_readers_are_typed_stubs_and_files_are_shipped(tmp_path: Path) -> None:
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 0, err
     handlers = (root / "server" / "handlers.py").read_text(encoding="utf-8")
-    assert '# mcp-codegen resource: "app://status"\ndef read_status() -> ResourceReturn:' in handlers
+    assert (
+        '# mcp-codegen resource: "app://status"\ndef read_status() -> ResourceReturn:' in handlers
+    )
     assert (
         '# mcp-codegen resource: "app://logs/{day}{?level}"\n'
         "def read_logs(*, day: str, level: LogsResourceLevel | None = None) -> ResourceReturn:"
