@@ -277,6 +277,7 @@ def test_the_handler_template_matches_the_generated_signatures(project: Path) ->
         "greet",
         "word_stats",
         "proofread",
+        "read_glossary",
     }
     assert spec.managed_imports in text
 
