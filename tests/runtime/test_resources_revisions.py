@@ -324,3 +324,41 @@ def test_a_reader_asks_the_client_in_a_session(revision: str) -> None:
     reply = asyncio.run(exchange())
     check.assert_exact(reply["result"], "ReadResourceResult")
     assert reply["result"]["contents"][0]["text"] == "x: Xi"
+
+
+def test_a_sync_reader_runs_off_the_event_loop_and_can_be_cancelled_as_a_task() -> None:
+    """The lifecycle tools use: a plain ``def`` reader runs in a worker thread (so a slow
+    one does not stall the loop), and its reply is a task the session tracks."""
+    import threading
+
+    seen: list[str] = []
+
+    def read_thread() -> Any:
+        seen.append(threading.current_thread().name)
+        return "ok"
+
+    rows = [{"definition": {"uri": "app://thread", "name": "thread"}, "variables": {}}]
+    resources = load_resources(rows, {"app://thread": read_thread}, NAMES)  # type: ignore[arg-type]
+    server = Server(tools=[], name="r", version="1", revisions=NAMES, resources=resources)
+
+    async def read() -> dict[str, Any]:
+        session = server.session()
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": STATELESS,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        raw = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "resources/read",
+                "params": {"uri": "app://thread", "_meta": meta},
+            }
+        )
+        reply = server.receive(raw, session)
+        assert isinstance(reply, asyncio.Task)  # running in a worker: a tracked task
+        return json.loads(await reply)  # type: ignore[no-any-return]
+
+    answer = asyncio.run(read())
+    assert answer["result"]["contents"] == [{"uri": "app://thread", "text": "ok"}]
+    assert seen and seen[0] != threading.main_thread().name
