@@ -136,7 +136,9 @@ def check_resource_sources(config: Config) -> tuple[list[ResourceSource], list[D
     )
     accepted = frozenset(config.accept_keywords)
     for source in sources:
-        problems.extend(check_resource(source, config.revisions, config.root, accepted))
+        problems.extend(
+            check_resource(source, config.revisions, config.root, accepted, config.package_dir)
+        )
     problems.extend(duplicate_resources(sources))
     if not has_errors(problems):
         problems.extend(

@@ -50,6 +50,7 @@ def check_resource(
     revisions: Sequence[str],
     root: Path,
     accepted: frozenset[str] = frozenset(),
+    package_dir: Path | None = None,
 ) -> list[Diagnostic]:
     definition = source.definition
     if "uri" in definition and "uriTemplate" in definition:
@@ -68,7 +69,7 @@ def check_resource(
     else:
         problems += _check_uri(source)
         if FILE_KEY in definition:
-            problems += read_content(root, source)[1]
+            problems += read_content(root, source, package_dir)[1]
     if not problems:
         problems += _check_against_revisions(source, revisions)
     return problems

@@ -46,8 +46,11 @@ def is_text_type(mime_type: str) -> bool:
     )
 
 
-def content_path(root: Path, source: ResourceSource) -> tuple[Path | None, list[Diagnostic]]:
-    """The file a resource names, checked to lie inside the project (links followed)."""
+def content_path(
+    root: Path, source: ResourceSource, package_dir: Path | None = None
+) -> tuple[Path | None, list[Diagnostic]]:
+    """The file a resource names, checked to lie inside the project (links followed) and
+    outside the generated package (whose files each build rewrites)."""
     name = source.definition.get(FILE_KEY)
     where = pointer_join(source.pointer, FILE_KEY)
     if not isinstance(name, str) or not name:
@@ -74,15 +77,24 @@ def content_path(root: Path, source: ResourceSource) -> tuple[Path | None, list[
         ]
     if not path.is_file():
         return None, [error(source.file, where, f"{name!r}: no such file in the project")]
+    if package_dir is not None and inside(path, package_dir):
+        return None, [
+            error(
+                source.file,
+                where,
+                f"{name!r} is in the generated package, which each build rewrites; keep a"
+                " resource's content in a file of its own outside the package",
+            )
+        ]
     return path, []
 
 
 def read_content(
-    root: Path, source: ResourceSource
+    root: Path, source: ResourceSource, package_dir: Path | None = None
 ) -> tuple[list[dict[str, Any]] | None, list[Diagnostic]]:
     """The resource's contents (one text or blob item with its uri and mimeType), or None
     with the problems that stop it being read."""
-    path, problems = content_path(root, source)
+    path, problems = content_path(root, source, package_dir)
     if path is None:
         return None, problems
     where = pointer_join(source.pointer, FILE_KEY)

@@ -131,6 +131,11 @@ CASES: dict[str, tuple[dict[str, Any], str]] = {
         {"a.json": {**TEXT, "x-mcp-codegen-file": "../secret.txt"}},
         "resources/a.json#/x-mcp-codegen-file: error: '../secret.txt' leads outside the project",
     ),
+    "content file in the package": (
+        {"a.json": {**TEXT, "x-mcp-codegen-file": "server/handlers.py"}},
+        "resources/a.json#/x-mcp-codegen-file: error: 'server/handlers.py' is in the generated"
+        " package, which each build rewrites",
+    ),
     "absolute content file": (
         {"a.json": {**TEXT, "x-mcp-codegen-file": "/etc/hostname"}},
         "resources/a.json#/x-mcp-codegen-file: error: '/etc/hostname' is absolute",
@@ -143,10 +148,12 @@ def test_bad_resources_are_located_errors(case: str, tmp_path: Path) -> None:
     files, expected = CASES[case]
     (tmp_path / "secret.txt").write_text("secret", encoding="utf-8")
     root = _project(tmp_path, files)
+    (root / "server").mkdir(exist_ok=True)
+    (root / "server" / "handlers.py").write_text('"""Handlers."""\n', encoding="utf-8")
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 2
     assert expected in err, err
-    assert not (root / "server").exists()
+    assert not (root / "server" / "_dispatch.py").exists()
 
 
 def test_a_content_file_linked_from_outside_is_refused_unread(tmp_path: Path) -> None:
