@@ -18,9 +18,15 @@ from mcp_schemagen.check.prompt_checks import (
     duplicate_prompt_names,
     prompt_omission_warnings,
 )
+from mcp_schemagen.check.resource_checks import (
+    check_resource,
+    duplicate_resources,
+    resource_omission_warnings,
+)
 from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.compile.compiler import compile_tools
 from mcp_schemagen.compile.prompts import compile_prompts
+from mcp_schemagen.compile.resources import compile_resources, taken_names
 from mcp_schemagen.diagnostics import (
     BuildError,
     Diagnostic,
@@ -37,6 +43,7 @@ from mcp_schemagen.load.config import Config, load_config
 from mcp_schemagen.load.containment import package_link_problems
 from mcp_schemagen.load.prompts import PromptSource, load_prompts
 from mcp_schemagen.load.published import publish
+from mcp_schemagen.load.resources import ResourceSource, load_resources
 from mcp_schemagen.load.tools import ToolSource, load_tools, tool_label
 from mcp_schemagen.record.fingerprint import input_digests
 from mcp_schemagen.record.manifest import HANDLERS_MODULE, MANIFEST_NAME, Manifest, read_manifest
@@ -122,6 +129,24 @@ def check_prompt_sources(config: Config) -> tuple[list[PromptSource], list[Diagn
     return sources, problems
 
 
+def check_resource_sources(config: Config) -> tuple[list[ResourceSource], list[Diagnostic]]:
+    """The project's resources and templates (none when no file matches), their problems."""
+    sources, problems = load_resources(
+        config.root, config.resource_globs, allow_outside=config.allow_outside
+    )
+    accepted = frozenset(config.accept_keywords)
+    for source in sources:
+        problems.extend(
+            check_resource(source, config.revisions, config.root, accepted, config.package_dir)
+        )
+    problems.extend(duplicate_resources(sources))
+    if not has_errors(problems):
+        problems.extend(
+            resource_omission_warnings(sources, config.revisions, config.accept_omitted)
+        )
+    return sources, problems
+
+
 def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]:
     """PACKAGE.protocol: one module per revision, each made once per revision and generator
     version into the shared cache (protocol_models), then copied from there."""
@@ -178,6 +203,8 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     sources, problems = check_sources(config)
     prompt_sources, prompt_problems = check_prompt_sources(config)
     problems += prompt_problems
+    resource_sources, resource_problems = check_resource_sources(config)
+    problems += resource_problems
     if has_errors(problems):
         raise BuildError(problems)
     progress(f"compiling {len(sources)} tools for protocol revisions {', '.join(config.revisions)}")
@@ -186,6 +213,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     if has_errors(problems):
         raise BuildError(problems)
     prompts = compile_prompts(prompt_sources, tools)
+    resources = compile_resources(resource_sources, config.root, *taken_names(tools, prompts))
     inputs = input_digests(config)
     provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
     previous = read_manifest(config.package_dir)
@@ -195,11 +223,12 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         provenance,
         partial(previous.reusable, config.package_dir) if previous else no_reuse,
         prompts,
+        resources,
     )
     files = rendered.files
     if config.protocol_models:
         files += protocol_model_files(config, progress)
-    handler_spec = handler_module_spec(config, tools, prompts)
+    handler_spec = handler_module_spec(config, tools, prompts, resources)
     shown = tool_label(config.root, config.package_dir / HANDLERS_MODULE)
     handlers, merge_warnings = handlers_file(config.package_dir, handler_spec, shown, previous)
     warnings = [d for d in problems if d.level is Level.WARNING]

@@ -90,6 +90,8 @@ _FILES: Final = (
     ("tools/greet.json.jinja", "tools/greet.json"),
     ("tools/word_stats.json.jinja", "tools/word_stats.json"),
     ("prompts/proofread.yaml.jinja", "prompts/proofread.yaml"),
+    ("resources/docs.yaml.jinja", "resources/docs.yaml"),
+    ("docs/style-guide.md.jinja", "docs/style-guide.md"),
 )
 
 _MAX_NAME = 64

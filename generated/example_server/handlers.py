@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import json
 import math
 import struct
 import zlib
@@ -32,8 +33,11 @@ from .types import (
     CreateOrderItem,
     GetWeatherUnits,
     PromptReturn,
+    ResourceReturn,
     ShapeAreaCircle,
     ShapeAreaRectangle,
+    StationLatestResourceStation,
+    StationLatestResourceUnits,
     ToolResult,
     ToolReturn,
     WeatherBriefingPromptStyle,
@@ -256,3 +260,19 @@ def weather_briefing(*, city: str, style: WeatherBriefingPromptStyle | None = No
         user(f"Give me today's weather briefing for {city}, {manner}."),
         user(f"Use the get_weather tool for {city} first, then answer."),
     ]
+
+
+# mcp-codegen resource: "weather://stations/{station}/latest{?units}"
+def read_station_latest(
+    *, station: StationLatestResourceStation, units: StationLatestResourceUnits | None = None
+) -> ResourceReturn:
+    """The latest reading of a weather station.
+
+    Args:
+        station: The station's code.
+        units: Temperature units.
+    """
+    celsius = {"oslo-blindern": 4.5, "bergen-florida": 7.0, "tromso-langnes": -3.5}[station]
+    if units == "fahrenheit":
+        return json.dumps({"station": station, "temperature": celsius * 9 / 5 + 32, "units": units})
+    return json.dumps({"station": station, "temperature": celsius, "units": "celsius"})

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from mcp_schemagen.handlers.lines import comment_of, leading, split_attached
-from mcp_schemagen.handlers.spec import PROMPT_KEY, MergeConflict
-from mcp_schemagen.handlers.stubs import ORPHAN_BANNER, PROMPT_MARKER_PREFIX, marker_prefix
+from mcp_schemagen.handlers.spec import MergeConflict
+from mcp_schemagen.handlers.stubs import KEYED_PREFIXES, ORPHAN_BANNER, marker_prefix
 
 
 @dataclass
@@ -135,6 +135,7 @@ def _marker_of(top: Top) -> str | None:
         if not isinstance(tool, str):
             where = f"line {top.line}"
             raise MergeConflict(top.node.name.value, f"malformed marker comment above {where}")
-        if prefix == PROMPT_MARKER_PREFIX:
-            tool = PROMPT_KEY + tool
+        for key_prefix, marker in KEYED_PREFIXES:
+            if prefix == marker:
+                tool = key_prefix + tool
     return tool

@@ -6,19 +6,26 @@ from collections.abc import Sequence
 
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
 from mcp_schemagen.compile.prompts import PROMPT_TYPES, CompiledPrompt
+from mcp_schemagen.compile.resources import RESOURCE_TYPES, CompiledResource, readers
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal
 
 
 def handler_module_spec(
-    config: Config, tools: Sequence[CompiledTool], prompts: Sequence[CompiledPrompt] = ()
+    config: Config,
+    tools: Sequence[CompiledTool],
+    prompts: Sequence[CompiledPrompt] = (),
+    resources: Sequence[CompiledResource] = (),
 ) -> HandlerModuleSpec:
-    """One handler per tool and per prompt (tools first, each in file order), and the
-    generated import of exactly the types they name."""
+    """One handler per tool, per prompt and per resource reader (tools first, then prompts,
+    then readers, each in file order), and the generated import of exactly the types they
+    name."""
+    reading = readers(resources)
     used = sorted(
         {name for tool in tools for name in tool.type_references()}
         | {name for prompt in prompts for name in prompt.type_references()}
+        | {name for resource in reading for name in resource.type_references()}
     )
     imports = f"from .types import {', '.join(used)}" if used else ""
     kinds = (
@@ -34,6 +41,16 @@ def handler_module_spec(
         "code may use (content, results, errors, the context) is in `.api`.",
         indent="",
     )
+    if reading:
+        docstring = docstring_literal(
+            f"Tool, prompt and resource handlers of {config.server_name}: the one module you edit.\n\n"
+            "mcp-codegen wrote a stub for each tool, prompt and resource reader. Fill in the\n"
+            "bodies; `mcp-codegen build` keeps them, updating only each handler's parameters and\n"
+            "return type (and the import from `.types`) when the schemas change. A handler may\n"
+            "be `async def`. What handler code may use (content, results, errors, the context)\n"
+            "is in `.api`.",
+            indent="",
+        )
     handlers = [
         HandlerSpec(
             function=tool.function,
@@ -55,12 +72,26 @@ def handler_module_spec(
         )
         for prompt in prompts
     ]
+    handlers += [
+        HandlerSpec(
+            function=resource.function,
+            tool=resource.key,
+            parameters=resource.signature_parameters(),
+            returns=resource.returns,
+            docstring=_prompt_docstring(resource),
+            kind="resource",
+        )
+        for resource in reading
+        if resource.function is not None
+    ]
     type_names = frozenset(
         [
             *CONTENT_TYPES,
             *(export.public for tool in tools for export in tool.exports),
             *(PROMPT_TYPES if prompts else ()),
             *(alias.name for prompt in prompts for alias in prompt.aliases),
+            *(RESOURCE_TYPES if reading else ()),
+            *(alias.name for resource in resources for alias in resource.aliases),
         ]
     )
     return HandlerModuleSpec(
@@ -85,8 +116,9 @@ def _handler_docstring(tool: CompiledTool) -> str | None:
     return docstring_literal("\n\n".join(parts)) if parts else None
 
 
-def _prompt_docstring(prompt: CompiledPrompt) -> str | None:
-    """The prompt's description, then an Args section from its arguments' descriptions."""
+def _prompt_docstring(prompt: CompiledPrompt | CompiledResource) -> str | None:
+    """The prompt's (or resource's) description, then an Args section from its arguments'
+    (or template variables') descriptions."""
     parts = (
         [prompt.description.strip()] if prompt.description and prompt.description.strip() else []
     )

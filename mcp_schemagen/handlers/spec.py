@@ -22,7 +22,7 @@ class HandlerSpec:
     parameters: str  # source of the parameter list, e.g. "*, city: str, units: Units = 'c'"
     returns: str  # source of the return annotation
     docstring: str | None  # source of a string literal, used for new stubs only
-    kind: str = "tool"  # "tool" or "prompt": which marker comment names it
+    kind: str = "tool"  # "tool", "prompt" or "resource": which marker comment names it
 
     @property
     def marker(self) -> str:
@@ -31,12 +31,16 @@ class HandlerSpec:
 
 
 PROMPT_KEY = "prompt:"
+RESOURCE_KEY = "resource:"
 
 
 def marker_key(kind: str, name: str) -> str:
     """A handler's identity in the merge: a tool's name as it is, a prompt's name behind
-    ``prompt:`` (a tool name cannot hold ``:``), so a tool and a prompt may share a name."""
-    return name if kind == "tool" else PROMPT_KEY + name
+    ``prompt:`` and a resource reader's URI or URI template behind ``resource:`` (a tool
+    name cannot hold ``:``), so a tool, a prompt and a resource may share a name."""
+    if kind == "tool":
+        return name
+    return (PROMPT_KEY if kind == "prompt" else RESOURCE_KEY) + name
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import json
 
-from mcp_schemagen.handlers.spec import PROMPT_KEY, HandlerModuleSpec, HandlerSpec, ParsedSpec
+from mcp_schemagen.handlers.spec import (
+    PROMPT_KEY,
+    RESOURCE_KEY,
+    HandlerModuleSpec,
+    HandlerSpec,
+    ParsedSpec,
+)
 from mcp_schemagen.render.formatting import format_unsorted
 
 # One line of at most 88 characters, so that no line-length linter objects to it.
@@ -14,19 +20,23 @@ ORPHAN_BANNER = (
 )
 MARKER_PREFIX = "# mcp-codegen tool: "
 PROMPT_MARKER_PREFIX = "# mcp-codegen prompt: "
+RESOURCE_MARKER_PREFIX = "# mcp-codegen resource: "
+# The marker prefix of each kind's key prefix (a tool's key has none).
+KEYED_PREFIXES = ((PROMPT_KEY, PROMPT_MARKER_PREFIX), (RESOURCE_KEY, RESOURCE_MARKER_PREFIX))
 
 
 def marker_comment(key: str) -> str:
     """The marker line of a handler keyed ``key`` (HandlerSpec.marker)."""
     # json quoting keeps any tool name on one line and readable back exactly.
-    if key.startswith(PROMPT_KEY):
-        return PROMPT_MARKER_PREFIX + json.dumps(key[len(PROMPT_KEY) :])
+    for key_prefix, marker in KEYED_PREFIXES:
+        if key.startswith(key_prefix):
+            return marker + json.dumps(key[len(key_prefix) :])
     return MARKER_PREFIX + json.dumps(key)
 
 
 def marker_prefix(comment: str) -> str | None:
     """Which marker a comment is, if it is one: its prefix."""
-    for prefix in (MARKER_PREFIX, PROMPT_MARKER_PREFIX):
+    for prefix in (MARKER_PREFIX, PROMPT_MARKER_PREFIX, RESOURCE_MARKER_PREFIX):
         if comment.startswith(prefix):
             return prefix
     return None

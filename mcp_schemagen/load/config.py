@@ -17,11 +17,13 @@ from mcp_schemagen.load.containment import glob_problem, inside, outside_message
 from mcp_schemagen.load.published import known_tool_fields
 from mcp_schemagen.load.specs import revision_names
 from mcp_schemagen.runtime.core.listing import CACHE_SCOPES, DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
-from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
+from mcp_schemagen.runtime.protocol import DEFAULT_NAMES, REVISIONS
+from mcp_schemagen.runtime.resources.revisions import RESOURCE_FIELDS, TEMPLATE_FIELDS
 from mcp_schemagen.runtime.subscriptions.notices import LIST_KINDS
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")
 DEFAULT_PROMPT_GLOBS = ("prompts/*.json", "prompts/*.yaml", "prompts/*.yml")
+DEFAULT_RESOURCE_GLOBS = ("resources/*.json", "resources/*.yaml", "resources/*.yml")
 DEFAULT_PAGE_SIZE = 100
 MAX_TTL_MS = 2**53 - 1  # the largest integer every JSON client reads exactly
 _PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -31,6 +33,7 @@ _KNOWN_KEYS = frozenset(
         "out",
         "tools",
         "prompts",
+        "resources",
         "revisions",
         "server-name",
         "server-version",
@@ -83,6 +86,8 @@ class Config:
     # server declares and sends, and whether clients may subscribe to resource updates.
     list_changed: tuple[str, ...] = ()
     resource_subscriptions: bool = False
+    # Resource file globs (load/resources.py); matching no file means no resources.
+    resource_globs: tuple[str, ...] = DEFAULT_RESOURCE_GLOBS
 
     @property
     def package_dir(self) -> Path:
@@ -157,6 +162,14 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         problem = glob_problem(pattern, allow_outside)
         if problem:
             bad("prompts", problem)
+    resource_globs = section.get("resources", list(DEFAULT_RESOURCE_GLOBS))
+    if not (isinstance(resource_globs, list) and all(isinstance(g, str) for g in resource_globs)):
+        bad("resources", 'must be a list of glob patterns, like ["resources/*.json"]')
+        resource_globs = list(DEFAULT_RESOURCE_GLOBS)
+    for pattern in resource_globs:
+        problem = glob_problem(pattern, allow_outside)
+        if problem:
+            bad("resources", problem)
     if not allow_outside and not inside(root / out, root):
         bad("out", outside_message(f"out = {out!r}"))
     elif not allow_outside and not inside(root / out / str(package), root):
@@ -216,7 +229,8 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         bad("protocol-models", "must be true or false (generate PACKAGE.protocol, pydantic models)")
         protocol_models = False
     accepted = section.get("accept-omitted", [])
-    fields = sorted(known_tool_fields() | {"arguments/title"})  # and prompts' argument titles
+    # and prompts' argument titles, resources' fields and annotation fields
+    fields = sorted(known_tool_fields() | {"arguments/title"} | resource_omittable_fields())
     if not (isinstance(accepted, list) and all(isinstance(f, str) for f in accepted)):
         bad(
             "accept-omitted",
@@ -280,4 +294,12 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         prompt_globs=tuple(prompt_globs),
         list_changed=tuple(k for k in LIST_KINDS if k in list_changed),
         resource_subscriptions=subscriptions,
+        resource_globs=tuple(resource_globs),
     )
+
+
+def resource_omittable_fields() -> frozenset[str]:
+    """Fields of a resource or template some revision leaves out (for accept-omitted)."""
+    fields = frozenset().union(*RESOURCE_FIELDS.values(), *TEMPLATE_FIELDS.values())
+    annotations = frozenset().union(*(r.annotations for r in REVISIONS))
+    return fields | {f"annotations/{a}" for a in annotations}

@@ -53,6 +53,31 @@ def input_digests(config: Config) -> dict[str, str]:
         config.root, config.prompt_globs, allow_outside=config.allow_outside
     ):
         inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
+    for path in find_tool_files(
+        config.root, config.resource_globs, allow_outside=config.allow_outside
+    ):
+        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
+    for path in content_files(config):  # a static resource's content, read at build
+        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
     for revision in config.revisions:
         inputs[f"protocol {revision}"] = get_revision(revision).sha256
     return inputs
+
+
+def content_files(config: Config) -> list[Path]:
+    """The project files resource definitions name as their content (those that exist in
+    the project; the build reports the others)."""
+    from mcp_schemagen.load.resource_content import content_path
+    from mcp_schemagen.load.resources import load_resources
+    from mcp_schemagen.runtime.resources.table import FILE_KEY
+
+    sources, _ = load_resources(
+        config.root, config.resource_globs, allow_outside=config.allow_outside
+    )
+    found = set()
+    for source in sources:
+        if FILE_KEY in source.definition and "uri" in source.definition:
+            path, _ = content_path(config.root, source)
+            if path is not None:
+                found.add(path.resolve())
+    return sorted(found, key=lambda p: tool_label(config.root, p))

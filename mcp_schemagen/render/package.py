@@ -13,6 +13,7 @@ import jinja2
 
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
 from mcp_schemagen.compile.prompts import PROMPT_TYPES, CompiledPrompt
+from mcp_schemagen.compile.resources import RESOURCE_TYPES, CompiledResource, readers
 from mcp_schemagen.compile.typegen import beyond_64_bits
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal, string_literal
@@ -115,6 +116,7 @@ def render_package(
     inputs: dict[str, str],
     reuse: Reuse = no_reuse,
     prompts: Sequence[CompiledPrompt] = (),
+    resources: Sequence[CompiledResource] = (),
 ) -> RenderedPackage:
     """Every generated module of the package except the protocol models and handlers.
 
@@ -123,7 +125,9 @@ def render_package(
     top = header(inputs.items())
     table = {t.name: _ordered_row(dispatch_row(t)) for t in tools}
     prompt_table = {p.name: dict(p.row()) for p in prompts}
-    aliases = [a for p in prompts for a in p.aliases]
+    resource_table = [dict(r.row()) for r in resources]
+    aliases = [a for p in prompts for a in p.aliases] + [a for r in resources for a in r.aliases]
+    has_readers = bool(readers(resources))
     settings = header([("pyproject.toml", inputs["pyproject.toml"])])
     package = config.package_dir
     files = {
@@ -149,7 +153,9 @@ def render_package(
             "_dispatch.py.jinja",
             header=top,
             data=raw_json_literal_body(table),
-            exact_integers=beyond_64_bits(table) or beyond_64_bits(prompt_table),
+            exact_integers=beyond_64_bits(table)
+            or beyond_64_bits(prompt_table)
+            or beyond_64_bits(resource_table),
             prompt_data=raw_json_literal_body(prompt_table),
             prompts=[
                 {
@@ -157,6 +163,15 @@ def render_package(
                     "function_literal": string_literal(p.function),
                 }
                 for p in prompts
+            ],
+            resource_data=raw_json_literal_body(resource_table) if resources else "",
+            resources=bool(resources),
+            readers=[
+                {
+                    "key_literal": string_literal(r.key),
+                    "function_literal": string_literal(r.function or ""),
+                }
+                for r in readers(resources)
             ],
             tools=[
                 {
@@ -176,10 +191,12 @@ def render_package(
             header=top,
             exports=[e for t in tools for e in t.exports],
             prompt_types=bool(prompts),
+            resource_types=has_readers,
             literal_aliases=aliases,
             all_names=[
                 *CONTENT_TYPES,
                 *(PROMPT_TYPES if prompts else ()),
+                *(RESOURCE_TYPES if has_readers else ()),
                 *(e.public for t in tools for e in t.exports),
                 *(a.name for a in aliases),
             ],

@@ -27,6 +27,8 @@ from .prompts.serving import Prompts
 from .prompts.table import PromptEntry
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
 from .registry import ToolEntry
+from .resources.serving import Resources
+from .resources.table import ResourceEntry
 from .session import Session
 from .subscriptions.serving import Subscriptions
 
@@ -41,6 +43,7 @@ class Server:
     ``tools`` in the order tools/list publishes them; ``revisions`` the protocol revisions
     it speaks (each tool's ``published`` has a definition for every one of them);
     ``prompts`` the prompts prompts/list publishes, in order (none: no prompts capability);
+    ``resources`` the static resources and templates (none: no resources capability);
     ``list_changed`` the kinds ("tools", "prompts", "resources") whose list_changed
     notifications it declares and sends, ``subscribe`` whether clients may subscribe to
     resource updates (runtime/subscriptions/);
@@ -65,12 +68,15 @@ class Server:
         prompts: Sequence[PromptEntry] = (),
         list_changed: Iterable[str] = (),
         subscribe: bool = False,
+        resources: Sequence[ResourceEntry] = (),
     ) -> None:
         caching = ListCaching(ttl_ms, cache_scope).checked()
-        # Change notifications (runtime/subscriptions/): prompts' only with prompts.
+        # Change notifications (runtime/subscriptions/): a kind's only when the server has
+        # that kind (tools it always has), resource subscriptions only with resources.
+        has = {"tools": True, "prompts": bool(prompts), "resources": bool(resources)}
         self.subscriptions = Subscriptions(
-            list_changed=[k for k in list_changed if k != "prompts" or prompts],
-            subscribe=subscribe,
+            list_changed=[k for k in list_changed if has.get(k, False)],
+            subscribe=subscribe and bool(resources),
             stamp={},
         )
         self.negotiation = Negotiation(
@@ -81,6 +87,8 @@ class Server:
             caching=caching,
             prompts=bool(prompts),
             subscriptions=self.subscriptions,
+            resources=bool(resources),
+            templates=any(r.template is not None for r in resources),
         )
         self.subscriptions.stamp = self.negotiation.stamp
         self.revisions: tuple[Revision, ...] = self.negotiation.revisions
@@ -100,6 +108,21 @@ class Server:
         self.prompt_list = Lister(
             "prompts",
             lambda revision: [p.published[revision.name] for p in self.prompts.by_name.values()],
+            page_size=page_size,
+            caching=caching,
+            stamp=stamp,
+        )
+        self.resources = Resources(resources, stamp, seal, caching)
+        self.resource_list = Lister(
+            "resources",
+            self.resources.published(templates=False),
+            page_size=page_size,
+            caching=caching,
+            stamp=stamp,
+        )
+        self.template_list = Lister(
+            "resourceTemplates",
+            self.resources.published(templates=True),
             page_size=page_size,
             caching=caching,
             stamp=stamp,
@@ -160,7 +183,18 @@ class Server:
             return jsonrpc.cached_result(request_id, page)
         if method == "prompts/get":
             return self.prompts.get(request_id, params, meta, revision, log_rank, session)
+        if method == "resources/read":
+            return self.resources.read(request_id, params, meta, revision, log_rank, session)
+        if method == "resources/list":
+            page = self.resource_list.page(revision, params.get("cursor"))
+            return jsonrpc.cached_result(request_id, page)
+        if method == "resources/templates/list":
+            page = self.template_list.page(revision, params.get("cursor"))
+            return jsonrpc.cached_result(request_id, page)
         if method == "completion/complete":
+            ref = params.get("ref")
+            if type(ref) is dict and ref.get("type") == "ref/resource":
+                return self.resources.complete(request_id, params, revision)
             return self.prompts.complete(request_id, params, revision)
         if method in SUBSCRIPTION_METHODS:
             return self.subscriptions.route(request_id, method, params, session)

@@ -163,8 +163,31 @@ def test_every_tool_in_every_revision(revision: str, session: Any) -> None:
         "completion/complete", s.params({"ref": ref, "argument": {"name": "style", "value": "p"}})
     )
     assert completed["completion"]["values"] == ["plain", "pirate"]
+
+    # The example's resources: a file's content, a template read and completed, not found.
+    (guide,) = s.c.result("resources/list", s.params({}))["resources"]
+    assert guide["uri"] == "docs://example/units" and "x-mcp-codegen-file" not in guide
+    assert ("title" in guide) == (revision >= "2025-06-18")
+    (station,) = s.c.result("resources/templates/list", s.params({}))["resourceTemplates"]
+    assert station["uriTemplate"] == "weather://stations/{station}/latest{?units}"
+    assert "x-mcp-codegen-schema" not in station
+    text = s.c.result("resources/read", s.params({"uri": "docs://example/units"}))
+    assert text["contents"][0]["text"].startswith("# Units")
+    uri = "weather://stations/oslo-blindern/latest?units=fahrenheit"
+    reading = s.c.result("resources/read", s.params({"uri": uri}))["contents"][0]
+    assert reading["uri"] == uri and json.loads(reading["text"])["temperature"] == 40.1
+    unknown = s.c.error("resources/read", s.params({"uri": "weather://stations/nowhere/latest"}))
+    assert unknown["code"] == -32602 and "'station'" in unknown["message"]
+    missing = s.c.error("resources/read", s.params({"uri": "docs://example/none"}))
+    assert missing["code"] == (-32602 if revision == STATELESS else -32002)
+    assert missing["data"] == {"uri": "docs://example/none"}
+    ref = {"type": "ref/resource", "uri": station["uriTemplate"]}
+    completed = s.c.result(
+        "completion/complete", s.params({"ref": ref, "argument": {"name": "station", "value": "b"}})
+    )
+    assert completed["completion"]["values"] == ["bergen-florida"]
     assert s.c.close() == 0
-    assert s.c.checked >= 14  # every response above was checked against the schema
+    assert s.c.checked >= 22  # every response above was checked against the schema
 
 
 mcp = pytest.importorskip("mcp")

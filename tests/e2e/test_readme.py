@@ -81,7 +81,7 @@ def test_the_quick_start_works_as_written_in_a_fresh_shell(tmp_path: Path) -> No
     done = run_in_fresh_shell(script, tmp_path, tmp_path)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-6000:]
-    assert re.search(r" 11 passed", done.stdout), done.stdout[-2000:]
+    assert re.search(r" 12 passed", done.stdout), done.stdout[-2000:]
     assert "generated code is up to date" in done.stdout
 
     # The steps `new` printed are the ones the quick start ran after it.

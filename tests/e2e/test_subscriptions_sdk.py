@@ -1,6 +1,6 @@
 """Subscriptions end to end with the official MCP Python SDK client, over stdio and across
 two HTTP workers sharing one redis-server: a project built with ``list-changed`` and
-``resource-subscriptions`` has tools that announce changes through ``PACKAGE.api``
+``resource-subscriptions`` (and one resource) has tools that announce changes through ``PACKAGE.api``
 (``touch(uri)``, sync, from a worker thread; ``change(kind)``, async).
 
 - 2025-11-25 (the SDK's legacy mode): ``resources/subscribe`` at worker A, the session's
@@ -96,6 +96,12 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     (root / "server").mkdir()
     (root / "server" / "handlers.py").write_text(HANDLERS, encoding="utf-8")
+    # Resource subscriptions are declared only by a server that has resources.
+    (root / "resources").mkdir()
+    (root / "config.json").write_text("{}\n", encoding="utf-8")
+    watched = {"uri": URI, "name": "config", "mimeType": "application/json"}
+    watched["x-mcp-codegen-file"] = "config.json"
+    (root / "resources" / "config.json").write_text(json.dumps(watched), encoding="utf-8")
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 0, err
     return root

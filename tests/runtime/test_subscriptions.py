@@ -24,7 +24,7 @@ from tests.support.inprocess import (
     server_with,
 )
 from tests.support.paths import needs_shared
-from tests.support.runtime_fixture import PACKAGE
+from tests.support.runtime_fixture import PACKAGE, REVISIONS
 
 __all__ = ["dispatch", "runtime"]  # fixtures, imported for pytest
 
@@ -34,6 +34,14 @@ OTHER = "file:///project/other.json"
 
 def api() -> Any:
     return importlib.import_module(f"{PACKAGE}._runtime.subscriptions.announce")
+
+
+def watched(runtime: Any) -> Any:
+    """One static resource: resource subscriptions are declared only with resources."""
+    table = importlib.import_module(f"{PACKAGE}._runtime.resources.table")
+    contents = [{"uri": URI, "mimeType": "application/json", "text": "{}"}]
+    row = {"definition": {"uri": URI, "name": "config"}, "variables": {}, "contents": contents}
+    return table.load_resources([row], {}, REVISIONS)
 
 
 def touching(runtime: Any) -> list[Any]:
@@ -84,7 +92,7 @@ async def test_off_by_default_nothing_declared_nothing_served(runtime: Any) -> N
 
 @run
 async def test_capabilities_follow_the_project(runtime: Any) -> None:
-    server = server_with(runtime, list_changed=("tools", "prompts"), subscribe=True)
+    server = server_with(runtime, list_changed=("tools", "prompts"), subscribe=True, resources=watched(runtime))
     peer = Peer(server, "2025-11-25")
     reply = await peer.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
     capabilities = reply["result"]["capabilities"]
@@ -107,7 +115,7 @@ async def test_capabilities_follow_the_project(runtime: Any) -> None:
 async def test_subscribed_session_hears_its_uris_once_and_unsubscribe_stops_it(
     runtime: Any,
 ) -> None:
-    server = server_with(runtime, *touching(runtime), list_changed=("tools",), subscribe=True)
+    server = server_with(runtime, *touching(runtime), list_changed=("tools",), subscribe=True, resources=watched(runtime))
     server.subscriptions.start(None)
     try:
         peer = await Peer.open(server, "2025-11-25")
@@ -165,7 +173,7 @@ async def test_listen_acknowledges_filters_tags_and_ends_with_a_result(runtime: 
     from tests.support.spec_check import SpecCheck
 
     spec = SpecCheck(STATELESS)
-    server = server_with(runtime, *touching(runtime), list_changed=("tools",), subscribe=True)
+    server = server_with(runtime, *touching(runtime), list_changed=("tools",), subscribe=True, resources=watched(runtime))
     server.subscriptions.start(None)
     peer = await Peer.open(server, STATELESS)
     wanted = {

@@ -26,6 +26,10 @@ RESULTS = {
     "completion/complete": "CompleteResult",
     "resources/subscribe": "EmptyResult",
     "resources/unsubscribe": "EmptyResult",
+
+    "resources/list": "ListResourcesResult",
+    "resources/templates/list": "ListResourceTemplatesResult",
+    "resources/read": "ReadResourceResult",
 }
 NOTIFICATIONS = {
     "notifications/message": "LoggingMessageNotification",

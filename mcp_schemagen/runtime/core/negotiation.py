@@ -25,6 +25,7 @@ from ..protocol import (
     Revision,
     ordered,
 )
+from ..resources.revisions import RESOURCE_METHODS
 from ..session import Session, already_initialized
 from ..shorten import shorten
 from .listing import ListCaching
@@ -48,6 +49,7 @@ class Negotiation:
         "_legacy",
         "_prompts",
         "_subscriptions",
+        "_resource_methods",
         "capabilities",
         "instructions",
         "latest",
@@ -68,6 +70,8 @@ class Negotiation:
         caching: ListCaching,
         prompts: bool = False,
         subscriptions: Subscriptions | None = None,
+        resources: bool = False,
+        templates: bool = False,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -90,6 +94,13 @@ class Negotiation:
         self._subscriptions = subscriptions if subscriptions and subscriptions.enabled else None
         if self._subscriptions is not None:
             self.methods = self.methods.union(*(r.subscription_methods for r in chosen))
+        # resources/list, resources/templates/list and resources/read when the project has
+        # resources, and completion/complete when it has templates (their variables).
+        resource_methods = RESOURCE_METHODS if resources else frozenset()
+        if templates:
+            resource_methods = resource_methods | {"completion/complete"}
+        self._resource_methods = resource_methods
+        self.methods = self.methods | resource_methods
         self.instructions = instructions
         self._caching = caching
         self.server_info = {"name": name, "version": version}
@@ -183,18 +194,24 @@ class Negotiation:
         return (
             method in revision.methods
             or (self._prompts and method in revision.prompt_methods)
+            or method in self._resource_methods
             or (self._subscriptions is not None and method in revision.subscription_methods)
         )
 
     def capabilities_of(self, revision: Revision) -> dict[str, Any]:
-        """What the server declares to a client of ``revision``: prompts (and completion of
-        their arguments, where the revision has that capability) only when it has prompts;
+        """What the server declares to a client of ``revision``: prompts and resources only
+        when it has them, completion (of prompt arguments and template variables, where
+        the revision has that capability) when it has either to complete, and
         ``listChanged``/``subscribe`` where the project switches them on."""
-        if not self._prompts:
-            declared = self.capabilities
-        else:
-            declared = {**self.capabilities, "prompts": {"listChanged": False}}
-            if revision.completions_capability:
+        declared = self.capabilities
+        if self._prompts or self._resource_methods:
+            declared = dict(self.capabilities)
+            if self._prompts:
+                declared["prompts"] = {"listChanged": False}
+            if self._resource_methods:
+                declared["resources"] = {}
+            completes = self._prompts or "completion/complete" in self._resource_methods
+            if completes and revision.completions_capability:
                 declared["completions"] = {}
         if self._subscriptions is not None:
             declared = self._subscriptions.declare(declared)

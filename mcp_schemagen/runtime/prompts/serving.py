@@ -1,6 +1,7 @@
-"""prompts/get and completion/complete: arguments checked, the handler run (on the loop,
-in a worker or as a task, with ``get_context()`` as in a tool call, so it may ask the
-client), its messages shaped into the revision's GetPromptResult.
+"""prompts/get and completion/complete: arguments checked, the handler run by the call
+lifecycle tools share (core/lifecycle.py: on the loop, in a worker or as a task, with
+``get_context()`` as in a tool call, so it may ask the client), its messages shaped into
+the revision's GetPromptResult.
 
 Every failure is a JSON-RPC error, as the prompts chapter says: an unknown prompt, a
 missing required argument or an argument that fails its schema is -32602 naming it; a
@@ -9,28 +10,25 @@ handler that raises or returns what no client can be sent is -32603.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import traceback
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import jsonrpc
-from ..asking.interaction import Channel, Interrupt, round_channel
-from ..asking.questions import ClientCapabilityMissing
+from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
-from ..context import Context, enter, leave
 from ..conversion import for_revision
-from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
+from ..core.lifecycle import run_call
+from ..jsonrpc import Reply, RequestId, RpcError
 from ..prompt_result import PromptResult, user
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
 from ..session import Session
 from ..shorten import shorten
 from ..validation import Validator, compile_validator, describe_errors
-from ..workers import run_in_worker
+from ..workers import Placement
 from .table import PromptEntry
 
-_PLAIN = frozenset({str, dict, list, tuple, type(None)})
 MAX_COMPLETIONS = 100  # the spec's limit on completion values per response
 
 
@@ -42,7 +40,7 @@ class Prompts:
     """Answers prompts/get and completion/complete for ``prompts``; ``stamp`` is the
     2026-07-28 result ``_meta``, ``request_state`` seals a 2026-07-28 round's answers."""
 
-    __slots__ = ("_stamp", "_validators", "by_name", "request_state")
+    __slots__ = ("_jobs", "_stamp", "_validators", "by_name", "request_state")
 
     def __init__(
         self,
@@ -58,6 +56,7 @@ class Prompts:
         self._stamp = stamp
         self.request_state = request_state
         self._validators: dict[tuple[str, str], Validator] = {}
+        self._jobs = {name: PromptJob(prompt) for name, prompt in self.by_name.items()}
 
     # ------------------------------------------------------------- prompts/get
 
@@ -76,24 +75,19 @@ class Prompts:
         # arguments is not accepted here (nor the reverse).
         binding = f"prompt:{prompt.name}"
         channel = round_channel(params, meta, revision, self.request_state, binding)
-        token = None if meta is None else meta.get("progressToken")
-        token = token if is_request_id(token) else None
-        context = Context(session, revision, request_id, prompt.name, token, log_rank, channel)
-        entered = enter(context)
-        try:
-            if prompt.in_worker:  # a sync handler may block: never on the event loop
-                running = run_in_worker(prompt.handler, kwargs)
-                return self._start(prompt, running, request_id, revision, session, channel)
-            value = prompt.handler(**kwargs)
-            if prompt.is_async or _awaitable(value):
-                return self._start(prompt, value, request_id, revision, session, channel)
-        except RpcError:
-            raise  # a handler's ProtocolError
-        except Exception as exc:
-            raise _failure(prompt, exc) from None
-        finally:
-            leave(entered)
-        return self._response(prompt, value, request_id, revision)
+        job = self._jobs[prompt.name]
+        return run_call(
+            job,
+            kwargs,
+            prompt.name,
+            request_id,
+            meta,
+            revision,
+            log_rank,
+            session,
+            channel,
+            self._stamp,
+        )
 
     def _prompt(self, name: Any) -> PromptEntry:
         if type(name) is not str:
@@ -139,69 +133,6 @@ class Prompts:
         if validator is None:  # compiled on first use, as a tool's are
             validator = self._validators[key] = compile_validator(prompt.schemas[argument])
         return validator
-
-    def _start(
-        self,
-        prompt: PromptEntry,
-        running: Awaitable[Any],
-        request_id: RequestId,
-        revision: Revision,
-        session: Session,
-        channel: Channel | None,
-    ) -> asyncio.Task[bytes]:
-        task = asyncio.ensure_future(
-            self._complete(prompt, running, request_id, revision, session, channel)
-        )
-        session.track(request_id, task)
-        close = getattr(running, "close", None)
-        if close is not None:
-            task.add_done_callback(lambda _: close())
-        return task
-
-    async def _complete(
-        self,
-        prompt: PromptEntry,
-        running: Awaitable[Any],
-        request_id: RequestId,
-        revision: Revision,
-        session: Session,
-        channel: Channel | None,
-    ) -> bytes:
-        task = asyncio.current_task()
-        try:
-            value = await running
-            if _awaitable(value):
-                value = await value
-        except asyncio.CancelledError as exc:
-            if task is None or task.cancelling():
-                raise  # cancelled by the client: no response
-            return jsonrpc.error(request_id, _failure(prompt, exc))
-        except Interrupt as stop:  # 2026-07-28: questions for the client
-            return await stop.reply(request_id, channel, self._stamp)
-        except ClientCapabilityMissing as missing:
-            if revision.missing_capability_is_error:
-                return jsonrpc.error(request_id, missing.rpc_error())
-            return jsonrpc.error(request_id, _failure(prompt, missing))
-        except RpcError as failure:
-            return jsonrpc.error(request_id, failure)
-        except Exception as exc:
-            return jsonrpc.error(request_id, _failure(prompt, exc))
-        finally:
-            session.forget(request_id, task)
-        return self._response(prompt, value, request_id, revision)
-
-    def _response(
-        self, prompt: PromptEntry, value: Any, request_id: RequestId, revision: Revision
-    ) -> bytes:
-        try:
-            body = prompt_result(value, revision)
-            return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
-        except PromptOutputError as exc:
-            message = f"Prompt {prompt.name} returned an invalid result: {exc}"
-        except Exception as exc:  # orjson refused it
-            message = f"Prompt {prompt.name} returned a result that is not JSON data: {exc}"
-        print(message, file=sys.stderr)
-        return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, shorten(message)))
 
     # ------------------------------------------------------------- completion/complete
 
@@ -297,5 +228,30 @@ def _failure(prompt: PromptEntry, exc: BaseException) -> RpcError:
     return RpcError(INTERNAL_ERROR, f"Prompt {prompt.name} failed: {shorten(text)}")
 
 
-def _awaitable(value: Any) -> bool:
-    return type(value) not in _PLAIN and hasattr(value, "__await__")
+class PromptJob:
+    """A prompt as the call lifecycle runs it: a failure is a -32603 error, a return value
+    becomes the revision's GetPromptResult."""
+
+    __slots__ = ("handler", "is_async", "placement", "prompt")
+
+    def __init__(self, prompt: PromptEntry) -> None:
+        self.prompt = prompt
+        self.handler: Callable[..., Any] = prompt.handler
+        self.is_async = prompt.is_async
+        self.placement = Placement(prompt.handler) if prompt.in_worker else None
+
+    def failure(self, exc: BaseException) -> Any:
+        raise _failure(self.prompt, exc)
+
+    def response(
+        self, value: Any, request_id: RequestId, revision: Revision, stamp: Mapping[str, Any]
+    ) -> bytes:
+        try:
+            body = prompt_result(value, revision)
+            return jsonrpc.result(request_id, revision.stamp(body, stamp))
+        except PromptOutputError as exc:
+            message = f"Prompt {self.prompt.name} returned an invalid result: {exc}"
+        except Exception as exc:  # orjson refused it
+            message = f"Prompt {self.prompt.name} returned a result that is not JSON data: {exc}"
+        print(message, file=sys.stderr)
+        return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, shorten(message)))

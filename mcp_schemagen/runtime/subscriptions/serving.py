@@ -81,16 +81,15 @@ class Subscriptions:
 
     def declare(self, capabilities: dict[str, Any]) -> dict[str, Any]:
         """``capabilities`` with ``listChanged``/``subscribe`` set where switched on (a
-        new dict; the kinds a server does not have stay undeclared, except resources,
-        which subscribing alone declares)."""
+        new dict; the kinds a server does not have stay undeclared)."""
         if not self.enabled:
             return capabilities
         declared = dict(capabilities)
         for kind in self.list_changed:
-            if kind in declared or kind == "resources":
-                declared[kind] = {**declared.get(kind, {}), "listChanged": True}
-        if self.subscribe:
-            declared["resources"] = {**declared.get("resources", {}), "subscribe": True}
+            if kind in declared:
+                declared[kind] = {**declared[kind], "listChanged": True}
+        if self.subscribe and "resources" in declared:
+            declared["resources"] = {**declared["resources"], "subscribe": True}
         return declared
 
     def wants(self, notice: Notice, uris: Iterable[str]) -> bool:

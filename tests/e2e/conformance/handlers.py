@@ -1,4 +1,4 @@
-"""Tool and prompt handlers of the conformance fixture: what the suite's server scenarios check.
+"""Tool, prompt and resource handlers of the conformance fixture: what the suite checks.
 
 Copied into the fixture's package before each build (tests/e2e/test_conformance.py);
 mcp-codegen keeps these bodies and updates only the signatures.
@@ -28,7 +28,7 @@ from conformance_server.api import (
     user,
 )
 
-from .types import ContentBlock, JsonSchema202012ToolInput, PromptReturn
+from .types import ContentBlock, JsonSchema202012ToolInput, PromptReturn, ResourceReturn
 
 # A 1x1 red PNG and a minimal WAV, as the suite's reference server sends them.
 PNG = base64.b64decode(
@@ -384,3 +384,8 @@ def test_trigger_prompt_change() -> str | list[ContentBlock]:
     """Diagnostic hook: announces that the prompt list changed (notifications/prompts/list_changed to listeners that asked for it)"""
     notify_list_changed("prompts")
     return "Mutation triggered"
+
+# mcp-codegen resource: "test://template/{id}/data"
+def read_template_data(*, id: str) -> ResourceReturn:
+    """A resource template with parameter substitution"""
+    return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"})

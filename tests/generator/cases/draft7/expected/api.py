@@ -48,6 +48,7 @@ from ._runtime.content import (
 )
 from ._runtime.context import Context, get_context
 from ._runtime.prompt_result import PromptMessage, PromptResult, PromptReturn, assistant, user
+from ._runtime.resources.result import ResourceResult, ResourceReturn
 from ._runtime.result import ProtocolError, ToolError, ToolResult, ToolReturn
 from ._runtime.subscriptions.announce import notify_list_changed, notify_resource_updated
 from ._runtime.workers import blocking, nonblocking
@@ -75,6 +76,8 @@ __all__ = [
     "ProtocolError",
     "Question",
     "ResourceLink",
+    "ResourceResult",
+    "ResourceReturn",
     "Root",
     "Sample",
     "SampleResult",

@@ -1,0 +1,169 @@
+"""One handler call's lifecycle, the same for a tool, a prompt and a resource reader: the
+context entered around it (so ``get_context()`` works and the handler may ask the client),
+the handler run on the loop, in a worker or as a task, its outcome or failure shaped by
+the job, cancellation honoured.
+
+A call that finishes at once is answered at once (bytes); one still running (an async
+handler, a sync one in a worker thread) becomes a task the session tracks, so
+``notifications/cancelled`` can cancel it, and its reply is that task.
+
+What differs between kinds is the ``Job``: how a failure is reported (a tool's is an
+``isError`` result, a prompt's or a resource's a JSON-RPC error, raised as ``RpcError``
+from ``failure``) and how a return value becomes the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from .. import jsonrpc
+from ..asking.interaction import Channel, Interrupt
+from ..asking.questions import ClientCapabilityMissing
+from ..context import Context, enter, leave
+from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
+from ..protocol import Revision
+from ..session import Session
+from ..workers import Placement, run_in_worker
+
+_PLAIN = frozenset({str, bytes, dict, list, tuple, type(None)})  # never awaitable
+
+
+class Job(Protocol):
+    """What the lifecycle needs of the thing being called."""
+
+    @property
+    def handler(self) -> Callable[..., Any]: ...
+
+    @property
+    def is_async(self) -> bool: ...
+
+    @property
+    def placement(self) -> Placement | None:
+        """Where a sync handler that may block runs now (None: async, or marked
+        ``nonblocking``: always on the loop)."""
+
+    def failure(self, exc: BaseException) -> Any:
+        """The value to answer with for a handler that raised ``exc``; raise ``RpcError``
+        to fail the request with that error instead."""
+
+    def response(
+        self, value: Any, request_id: RequestId, revision: Revision, stamp: Mapping[str, Any]
+    ) -> bytes:
+        """The JSON-RPC response for a return value; never raises."""
+
+
+def run_call(
+    job: Job,
+    kwargs: Mapping[str, Any],
+    name: str,
+    request_id: RequestId,
+    meta: dict[str, Any] | None,
+    revision: Revision,
+    log_rank: int | None,
+    session: Session,
+    channel: Channel | None,
+    stamp: Mapping[str, Any],
+) -> Reply:
+    """Call ``job.handler(**kwargs)`` for request ``request_id``; ``name`` is what the
+    context calls it (the tool, prompt or resource), ``channel`` the 2026-07-28 round's
+    channel to the client (None: the session's)."""
+    token = None if meta is None else meta.get("progressToken")
+    token = token if is_request_id(token) else None
+    context = Context(session, revision, request_id, name, token, log_rank, channel)
+    # The context is entered around the call, and a task made here copies it, so an
+    # async handler sees it for its whole run.
+    entered = enter(context)
+    try:
+        placement = job.placement
+        if placement is not None:  # a sync handler may block: not on the event loop...
+            if not placement.inline:
+                running = run_in_worker(job.handler, kwargs, placement)
+                return _start(job, running, request_id, revision, session, channel, stamp)
+            # ...unless its calls in workers were all quick (workers.Placement).
+            started = time.perf_counter()
+            try:
+                value = job.handler(**kwargs)
+            except (Interrupt, ClientCapabilityMissing, asyncio.CancelledError) as stop:
+                # What a worker's task makes of these (questions, a failure), it does here.
+                return _start(job, _raised(stop), request_id, revision, session, channel, stamp)
+            finally:
+                placement.loop_call_took(time.perf_counter() - started)
+            if _awaitable(value):
+                return _start(job, value, request_id, revision, session, channel, stamp)
+            return job.response(value, request_id, revision, stamp)
+        value = job.handler(**kwargs)
+        if job.is_async or _awaitable(value):
+            return _start(job, value, request_id, revision, session, channel, stamp)
+    except RpcError:
+        raise  # a handler's ProtocolError: the request fails with that JSON-RPC error
+    except Exception as exc:
+        value = job.failure(exc)  # may raise RpcError: the request fails with it
+    finally:
+        leave(entered)
+    return job.response(value, request_id, revision, stamp)
+
+
+def _start(
+    job: Job,
+    running: Awaitable[Any],
+    request_id: RequestId,
+    revision: Revision,
+    session: Session,
+    channel: Channel | None,
+    stamp: Mapping[str, Any],
+) -> asyncio.Task[bytes]:
+    task = asyncio.ensure_future(
+        _complete(job, running, request_id, revision, session, channel, stamp)
+    )
+    session.track(request_id, task)
+    close = getattr(running, "close", None)
+    if close is not None:  # a coroutine cancelled before it ran: close it quietly
+        task.add_done_callback(lambda _: close())
+    return task
+
+
+async def _complete(
+    job: Job,
+    running: Awaitable[Any],
+    request_id: RequestId,
+    revision: Revision,
+    session: Session,
+    channel: Channel | None,
+    stamp: Mapping[str, Any],
+) -> bytes:
+    task = asyncio.current_task()
+    try:
+        try:
+            value = await running
+            if _awaitable(value):  # a sync handler (in a worker) returned a coroutine
+                value = await value
+        except asyncio.CancelledError as exc:
+            if task is None or task.cancelling():
+                raise  # cancelled by the client (or at shutdown): no response is sent
+            value = job.failure(exc)  # the handler's own CancelledError is a failure
+        except Interrupt as stop:  # 2026-07-28: questions for the client, or a bad state
+            return await stop.reply(request_id, channel, stamp)
+        except ClientCapabilityMissing as missing:
+            if revision.missing_capability_is_error:
+                return jsonrpc.error(request_id, missing.rpc_error())
+            value = job.failure(missing)
+        except RpcError as failure:  # a handler's ProtocolError
+            return jsonrpc.error(request_id, failure)
+        except Exception as exc:
+            value = job.failure(exc)
+    except RpcError as failure:  # the job reports its handler's failure as an error
+        return jsonrpc.error(request_id, failure)
+    finally:
+        session.forget(request_id, task)
+    return job.response(value, request_id, revision, stamp)
+
+
+async def _raised(exc: BaseException) -> Any:
+    raise exc
+
+
+def _awaitable(value: Any) -> bool:
+    return type(value) not in _PLAIN and hasattr(value, "__await__")
