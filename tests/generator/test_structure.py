@@ -117,8 +117,6 @@ def _module_of(path: Path, root: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts) or "__init__"
 
 
-
-
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """Every strongly connected group of more than one module (Tarjan), sorted."""
     index: dict[str, int] = {}

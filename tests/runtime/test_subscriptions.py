@@ -92,7 +92,9 @@ async def test_off_by_default_nothing_declared_nothing_served(runtime: Any) -> N
 
 @run
 async def test_capabilities_follow_the_project(runtime: Any) -> None:
-    server = server_with(runtime, list_changed=("tools", "prompts"), subscribe=True, resources=watched(runtime))
+    server = server_with(
+        runtime, list_changed=("tools", "prompts"), subscribe=True, resources=watched(runtime)
+    )
     peer = Peer(server, "2025-11-25")
     reply = await peer.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
     capabilities = reply["result"]["capabilities"]
@@ -115,7 +117,13 @@ async def test_capabilities_follow_the_project(runtime: Any) -> None:
 async def test_subscribed_session_hears_its_uris_once_and_unsubscribe_stops_it(
     runtime: Any,
 ) -> None:
-    server = server_with(runtime, *touching(runtime), list_changed=("tools",), subscribe=True, resources=watched(runtime))
+    server = server_with(
+        runtime,
+        *touching(runtime),
+        list_changed=("tools",),
+        subscribe=True,
+        resources=watched(runtime),
+    )
     server.subscriptions.start(None)
     try:
         peer = await Peer.open(server, "2025-11-25")
@@ -173,7 +181,13 @@ async def test_listen_acknowledges_filters_tags_and_ends_with_a_result(runtime: 
     from tests.support.spec_check import SpecCheck
 
     spec = SpecCheck(STATELESS)
-    server = server_with(runtime, *touching(runtime), list_changed=("tools",), subscribe=True, resources=watched(runtime))
+    server = server_with(
+        runtime,
+        *touching(runtime),
+        list_changed=("tools",),
+        subscribe=True,
+        resources=watched(runtime),
+    )
     server.subscriptions.start(None)
     peer = await Peer.open(server, STATELESS)
     wanted = {

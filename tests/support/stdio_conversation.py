@@ -26,7 +26,6 @@ RESULTS = {
     "completion/complete": "CompleteResult",
     "resources/subscribe": "EmptyResult",
     "resources/unsubscribe": "EmptyResult",
-
     "resources/list": "ListResourcesResult",
     "resources/templates/list": "ListResourceTemplatesResult",
     "resources/read": "ReadResourceResult",

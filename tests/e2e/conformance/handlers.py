@@ -385,6 +385,7 @@ def test_trigger_prompt_change() -> str | list[ContentBlock]:
     notify_list_changed("prompts")
     return "Mutation triggered"
 
+
 # mcp-codegen resource: "test://template/{id}/data"
 def read_template_data(*, id: str) -> ResourceReturn:
     """A resource template with parameter substitution"""

@@ -3,8 +3,9 @@
 
 """What handler code may use: content constructors, result and error types (``ToolReturn``:
 everything a handler may return), prompt messages (``user``, ``assistant``,
-``PromptResult``), the context, and what a handler asks the client
-(elicitation forms, sampling, roots) and gets back.
+``PromptResult``), the context, what a handler asks the client
+(elicitation forms, sampling, roots) and gets back, and the change notifications it
+announces (``notify_resource_updated``, ``notify_list_changed``).
 
     from .api import ToolError, get_context, image, text
 
@@ -49,6 +50,7 @@ from ._runtime.context import Context, get_context
 from ._runtime.prompt_result import PromptMessage, PromptResult, PromptReturn, assistant, user
 from ._runtime.resources.result import ResourceResult, ResourceReturn
 from ._runtime.result import ProtocolError, ToolError, ToolResult, ToolReturn
+from ._runtime.subscriptions.announce import notify_list_changed, notify_resource_updated
 from ._runtime.workers import blocking, nonblocking
 
 __all__ = [
@@ -93,6 +95,8 @@ __all__ = [
     "get_context",
     "image",
     "nonblocking",
+    "notify_list_changed",
+    "notify_resource_updated",
     "resource_link",
     "text",
     "user",
