@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from mcp_schemagen import caches
+from mcp_schemagen.check.notification_checks import unkept_notification_keys
 from mcp_schemagen.check.omissions import omission_warnings
 from mcp_schemagen.check.prompt_checks import (
     check_prompt,
@@ -205,6 +206,9 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     problems += prompt_problems
     resource_sources, resource_problems = check_resource_sources(config)
     problems += resource_problems
+    problems += unkept_notification_keys(
+        config, has_prompts=bool(prompt_sources), has_resources=bool(resource_sources)
+    )
     if has_errors(problems):
         raise BuildError(problems)
     progress(f"compiling {len(sources)} tools for protocol revisions {', '.join(config.revisions)}")

@@ -75,7 +75,7 @@ class Server:
         # that kind (tools it always has), resource subscriptions only with resources.
         has = {"tools": True, "prompts": bool(prompts), "resources": bool(resources)}
         self.subscriptions = Subscriptions(
-            list_changed=[k for k in list_changed if has.get(k, False)],
+            list_changed=[k for k in list_changed if has.get(k, True)],  # unknown: refused there
             subscribe=subscribe and bool(resources),
             stamp={},
         )

@@ -103,9 +103,12 @@ async def test_capabilities_follow_the_project(runtime: Any) -> None:
     assert "prompts" not in capabilities  # listChanged of prompts needs prompts
     discover = await Peer(server, STATELESS).request("server/discover")
     assert discover["result"]["capabilities"]["resources"] == {"subscribe": True}
-    only_lists = server_with(runtime, list_changed=("resources",))
+    only_lists = server_with(runtime, list_changed=("resources",), resources=watched(runtime))
     declared = only_lists.negotiation.capabilities_of(only_lists.negotiation.latest)
     assert declared["resources"] == {"listChanged": True}
+    # Without resources neither resources listChanged nor subscribe is declared.
+    bare = server_with(runtime, list_changed=("resources",), subscribe=True)
+    assert "resources" not in bare.negotiation.capabilities_of(bare.negotiation.latest)
     with pytest.raises(ValueError, match="unknown kind"):
         server_with(runtime, list_changed=("widgets",))
 
