@@ -25,6 +25,7 @@ from ..session import Session
 from ..shorten import shorten
 from ..workers import run_in_worker
 from .dispatch_tool import DispatchTool
+from .eager import start_task
 
 _PLAIN = frozenset({str, dict, list, type(None)})  # return values that are never awaitable
 
@@ -139,9 +140,13 @@ class Calls:
         session: Session,
         channel: Channel | None,
     ) -> asyncio.Task[bytes]:
-        task = asyncio.ensure_future(
-            self._complete(tool, running, request_id, revision, session, channel)
+        # Eager: a handler that never waits is answered before this returns (core/eager.py).
+        task = start_task(
+            asyncio.get_running_loop(),
+            self._complete(tool, running, request_id, revision, session, channel),
         )
+        if task.done():
+            return task
         session.track(request_id, task)
         close = getattr(running, "close", None)
         if close is not None:  # a coroutine cancelled before it ran: close it quietly
