@@ -342,7 +342,7 @@ def workers_sweep(root: Path, seconds: int) -> None:
     cores = os.cpu_count() or 1
     print(f"\nworkers sweep, ours, {STATELESS} at concurrency 64 ({cores} cores here)")
     print(f"{'workers':>7} {'RSS MiB, all':>13} {'per extra':>10} {'req/s':>9} {'CPU us/req':>10}")
-    alone = None
+    before: tuple[int, float] | None = None  # (workers, RSS) of the previous multi-worker row
     for workers in WORKERS:
         port = free_port()
         command = [sys.executable, "-m", "ours_pkg", "--http", "--workers", str(workers)]
@@ -358,8 +358,11 @@ def workers_sweep(root: Path, seconds: int) -> None:
                 load(port, headers, body, workers, 1)
             time.sleep(1.0)
             rss = rss_mib(process.pid)
-            alone = rss if alone is None else alone
-            extra = f"{(rss - alone) / (workers - 1):.1f}" if workers > 1 else ""
+            # One worker serves in the supervisor's own process; from two on, a supervisor
+            # starts them, so what a worker adds is read between multi-worker rows.
+            extra = "" if before is None else f"{(rss - before[1]) / (workers - before[0]):.1f}"
+            if workers > 1:
+                before = (workers, rss)
             # Scaling shows only with a core for each worker and one for the load generator.
             if cores >= workers + 1:
                 figure = load(port, headers, body, 64, seconds, process.pid)
