@@ -43,12 +43,27 @@ Readiness: GET /readyz (or PATH/ready) answers 200, or 503 while the store is un
 A --store that cannot work (no redis package, Redis down) stops start-up with one line."""
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's, given the terminal's width: its own asks shutil, which imports the
+    compression modules (half a MiB) into every server start, --help or not."""
+
+    def __init__(self, prog: str) -> None:
+        text = os.environ.get("COLUMNS", "")
+        columns = int(text) if text.isdigit() else 0
+        if columns <= 0:  # as shutil.get_terminal_size: standard output's, else 80
+            try:
+                columns = os.get_terminal_size(1).columns
+            except OSError:
+                columns = 80
+        super().__init__(prog, width=max(columns, 20) - 2)
+
+
 def parser(package: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"python -m {package}",
         description=f"Serve the {package} MCP server.",
         epilog=_EPILOG.replace("PACKAGE", package),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
         allow_abbrev=False,
     )
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP, not stdio")

@@ -84,6 +84,7 @@ def test_stdio_start_up_imports_nothing_of_http(example: Path) -> None:
     assert "example_server._runtime.server" in modules  # the report is read right
     assert sorted(m for m in HTTP_ONLY if m in modules) == []
     assert "jsonschema_rs" not in modules  # validators come with a tool's first call
+    assert "shutil" not in modules  # argparse's width, asked of shutil, brought bz2 and lzma
 
 
 def test_a_tool_call_loads_its_validator(example: Path) -> None:
