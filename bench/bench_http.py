@@ -14,16 +14,26 @@ and 64. Peers, each under uvicorn (one worker) with JSON responses, their fastes
 * SDK stateless  the same with ``stateless_http=True``
 * FastMCP        ``FastMCP.http_app()``
 
+* floor          uvicorn's bare "hello" ASGI app (reads the body, answers a fixed JSON
+                 result): what any server on uvicorn pays per request, as the bare loop
+                 is for stdio
+
 Two request forms: a 2025-11-25 session (initialize first; ``Mcp-Session-Id`` on every
 call; the stateless SDK app needs no session) and 2026-07-28 (``_meta`` envelope and
 ``Mcp-Method``/``Mcp-Name`` headers, no session). Reported: requests/s, p50 and p99
-latency (ms), idle RSS after warm-up. Every response must be 2xx, or the row says how
-many were not. Figures vary with machine load: read the ratios of one run.
+latency (ms), the server's CPU per request (all threads of the server and its worker
+processes, from /proc/PID/task/*/schedstat: a loaded machine's waiting is not counted),
+idle RSS after warm-up. Every response must be 2xx, or the row says how many were not.
+Then a workers sweep of ours (1, 2, 4, 8 workers, 2026-07-28 at concurrency 64): the RSS
+each extra worker adds, and requests/s only where the machine has a core for each worker
+besides the load generator's (else it says so and prints no figure: scaling cannot show).
+Figures vary with machine load: read the ratios and the CPU per request of one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -66,6 +76,26 @@ app = mcp.http_app(json_response=True)
 )
 
 
+# The floor: uvicorn with an ASGI app that does nothing but read the request and answer.
+HELLO = '''
+"""uvicorn's bare "hello" app: the floor under every server on uvicorn."""
+BODY = b\'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}\'
+HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]
+
+
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    more = True
+    while more:
+        message = await receive()
+        more = message.get("more_body", False)
+    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+    await send({"type": "http.response.body", "body": BODY})
+'''
+WORKERS = (1, 2, 4, 8)  # the sweep
+
+
 def write_servers(root: Path) -> dict[str, list[str]]:
     generate_ours(root)
     (root / "peer_sdk_stateful.py").write_text(
@@ -75,6 +105,7 @@ def write_servers(root: Path) -> dict[str, list[str]]:
         SDK_HTTP.format(schema=SCHEMA, tools=TOOLS, stateless=True)
     )
     (root / "peer_fastmcp_http.py").write_text(FASTMCP_HTTP.format(tools=TOOLS))
+    (root / "peer_hello.py").write_text(HELLO)
     uvicorn = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
     return {
         "ours": [sys.executable, "-m", "ours_pkg", "--http"],
@@ -82,6 +113,7 @@ def write_servers(root: Path) -> dict[str, list[str]]:
         "SDK stateful": [*uvicorn, "peer_sdk_stateful:app"],
         "SDK stateless": [*uvicorn, "peer_sdk_stateless:app"],
         "FastMCP": [*uvicorn, "peer_fastmcp_http:app"],
+        "floor: uvicorn hello": [*uvicorn, "peer_hello:app"],
     }
 
 
@@ -137,8 +169,36 @@ def request_form(port: int, era: str, stateless_app: bool) -> tuple[dict[str, st
     return headers, json.dumps(body).encode()
 
 
+def tree_pids(pid: int) -> list[int]:
+    """The server process and its children (uvicorn's worker processes)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    try:
+        return [pid, *(int(p) for p in children.read_text().split())]
+    except OSError:
+        return [pid]
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of every thread of the server and its workers so far (schedstat: ns)."""
+    total = 0
+    for one in tree_pids(pid):
+        try:
+            tasks = os.listdir(f"/proc/{one}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            with contextlib.suppress(OSError, ValueError, IndexError):  # a thread that ended
+                total += int(Path(f"/proc/{one}/task/{task}/schedstat").read_text().split()[0])
+    return total / 1e9
+
+
 def load(
-    port: int, headers: dict[str, str], body: bytes, connections: int, seconds: int
+    port: int,
+    headers: dict[str, str],
+    body: bytes,
+    connections: int,
+    seconds: int,
+    server_pid: int | None = None,
 ) -> dict[str, float]:
     toolchain = node_toolchain()
     config = {
@@ -153,6 +213,7 @@ def load(
         "seconds": seconds,
     }
     environment = {**toolchain.environment(), "NODE_PATH": str(toolchain.node_modules)}
+    cpu = cpu_seconds(server_pid) if server_pid is not None else 0.0
     completed = subprocess.run(
         [str(toolchain.node), str(REPO / "bench" / "load.cjs"), json.dumps(config)],
         capture_output=True,
@@ -160,8 +221,11 @@ def load(
         env=environment,
         timeout=seconds + 60,
     )
+    used = cpu_seconds(server_pid) - cpu if server_pid is not None else float("nan")
     report = json.loads(completed.stdout)
+    total = report["requests"]["total"] or 1
     return {
+        "cpu_us": used / total * 1e6,
         "rps": report["requests"]["average"],
         "p50": report["latency"]["p50"],
         "p99": report["latency"]["p99"],
@@ -172,11 +236,7 @@ def load(
 def rss_mib(pid: int) -> float:
     """Resident memory of the server process and its children (uvicorn workers)."""
     total = 0
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(p) for p in children.read_text().split()]
-    for one in pids:
+    for one in tree_pids(pid):
         for line in Path(f"/proc/{one}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
@@ -205,18 +265,25 @@ def measure(name: str, command: list[str], root: Path, seconds: int) -> dict[str
     try:
         _wait_listening(port)
         time.sleep(1.0)
-        stateless_app = name == "SDK stateless"
+        stateless_app = name in ("SDK stateless", "floor: uvicorn hello")
         eras = [SESSION, STATELESS]
         if name == "ours, 2 workers":
             eras = [STATELESS]  # sessions across workers need the Redis store
+        if name.startswith("floor"):
+            eras = [STATELESS]  # it answers any POST alike
         for era in eras:
-            headers, body = request_form(port, era, stateless_app)
+            if name.startswith("floor"):
+                headers, body = {}, b'{"jsonrpc":"2.0","id":"__ID__","method":"ping"}'
+            else:
+                headers, body = request_form(port, era, stateless_app)
             load(port, headers, body, 4, 1)  # warm-up
             if "rss" not in figures:
                 figures["rss"] = rss_mib(process.pid)
             levels = (64,) if name == "ours, 2 workers" else CONCURRENCY
             for connections in levels:
-                figures[(era, connections)] = load(port, headers, body, connections, seconds)
+                figures[(era, connections)] = load(
+                    port, headers, body, connections, seconds, process.pid
+                )
     finally:
         process.terminate()
         try:
@@ -229,7 +296,10 @@ def measure(name: str, command: list[str], root: Path, seconds: int) -> dict[str
 
 def print_table(results: dict[str, dict[str, Any]]) -> None:
     print("\nload generator: autocannon 8.0.0, keep-alive, one tools/call repeated")
-    print(f"{'server':16} {'form':10} {'conc':>4} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7}  note")
+    print(
+        f"{'server':20} {'form':10} {'conc':>4} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'CPU us/req':>10}  note"
+    )
     for name, figures in results.items():
         for key, value in figures.items():
             if key == "rss":
@@ -237,8 +307,8 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
             era, connections = key
             note = f"{value['bad']} non-2xx/errors" if value["bad"] else ""
             print(
-                f"{name:16} {era:10} {connections:>4} {value['rps']:>9.0f} "
-                f"{value['p50']:>7.1f} {value['p99']:>7.1f}  {note}"
+                f"{name:20} {era:10} {connections:>4} {value['rps']:>9.0f} "
+                f"{value['p50']:>7.1f} {value['p99']:>7.1f} {value['cpu_us']:>10.0f}  {note}"
             )
     print("\nidle RSS after warm-up (MiB): " + ", ".join(
         f"{name} {figures['rss']:.1f}" for name, figures in results.items()
@@ -249,6 +319,15 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
         print(
             f"ours / SDK stateful at concurrency 16 (2025-11-25): {ours['rps'] / sdk['rps']:.1f}x"
         )
+    floor = results.get("floor: uvicorn hello", {}).get((STATELESS, 16))
+    for era in (SESSION, STATELESS):
+        ours = results.get("ours", {}).get((era, 16))
+        if floor and ours:
+            print(
+                f"ours / the floor at concurrency 16 ({era}): {ours['rps'] / floor['rps']:.0%} "
+                f"of its requests/s, {ours['cpu_us']:.0f} against {floor['cpu_us']:.0f} us "
+                "of server CPU a request"
+            )
     sdk = results.get("SDK stateless", {}).get((STATELESS, 16))
     ours = results.get("ours", {}).get((STATELESS, 16))
     if sdk and ours:
@@ -257,10 +336,59 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
         )
 
 
+def workers_sweep(root: Path, seconds: int) -> None:
+    """Ours with 1, 2, 4, 8 workers (2026-07-28, concurrency 64): the RSS each extra
+    worker adds, and requests/s where the machine can show scaling."""
+    cores = os.cpu_count() or 1
+    print(f"\nworkers sweep, ours, {STATELESS} at concurrency 64 ({cores} cores here)")
+    print(f"{'workers':>7} {'RSS MiB, all':>13} {'per extra':>10} {'req/s':>9} {'CPU us/req':>10}")
+    before: tuple[int, float] | None = None  # (workers, RSS) of the previous multi-worker row
+    for workers in WORKERS:
+        port = free_port()
+        command = [sys.executable, "-m", "ours_pkg", "--http", "--workers", str(workers)]
+        process = subprocess.Popen(
+            [*command, "--port", str(port)], cwd=root,
+            env={**os.environ, "PYTHONPATH": str(root)},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            _wait_listening(port)
+            headers, body = request_form(port, STATELESS, False)
+            for _ in range(2 * workers):  # every worker answers (and imports) once or more
+                load(port, headers, body, workers, 1)
+            time.sleep(1.0)
+            rss = rss_mib(process.pid)
+            # One worker serves in the supervisor's own process; from two on, a supervisor
+            # starts them, so what a worker adds is read between multi-worker rows.
+            extra = "" if before is None else f"{(rss - before[1]) / (workers - before[0]):.1f}"
+            if workers > 1:
+                before = (workers, rss)
+            # Scaling shows only with a core for each worker and one for the load generator.
+            if cores >= workers + 1:
+                figure = load(port, headers, body, 64, seconds, process.pid)
+                rate, cpu = f"{figure['rps']:.0f}", f"{figure['cpu_us']:.0f}"
+            else:
+                rate, cpu = "-", "-"
+            print(f"{workers:>7} {rss:>13.1f} {extra:>10} {rate:>9} {cpu:>10}")
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    if cores < max(WORKERS) + 1:
+        print(
+            f"requests/s only where {cores} cores hold the workers and the load generator: "
+            f"this machine cannot show scaling beyond {max(cores - 1, 1)} worker(s)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 s per figure instead of 5")
     parser.add_argument("--only", action="append", help="measure only these servers")
+    parser.add_argument("--no-sweep", action="store_true", help="skip the workers sweep")
     args = parser.parse_args()
     seconds = 2 if args.quick else 5
     with tempfile.TemporaryDirectory() as folder:
@@ -273,6 +401,8 @@ def main() -> None:
             print(f"measuring {name} ...", flush=True)
             results[name] = measure(name, command, root, seconds)
         print_table(results)
+        if not args.no_sweep:
+            workers_sweep(root, seconds)
 
 
 if __name__ == "__main__":

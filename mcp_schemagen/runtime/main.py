@@ -2,20 +2,18 @@
 
 Unknown options are errors (exit 2), never ignored. uvicorn is imported only for
 ``--http``; it and redis (for ``--store redis://…``) are the package's ``http`` extra.
+What only ``--http`` uses (the store, address parsing, URL quoting) is imported there too:
+a stdio server's start-up pays for none of it (tests/runtime/test_startup_imports.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
 import os
-import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from .asking.request_state import KEY_VARIABLE
 from .auth import setup as auth_setup
 from .http.settings import LOOPBACK_HOSTS, HttpSettings
 from .server import Server
@@ -26,7 +24,6 @@ from .stdio import (
     max_inflight_from_environment,
     run_stdio,
 )
-from .store_url import is_redis_url
 
 _EPILOG = """\
 stdio is the default: a client starts this process and speaks over stdin/stdout.
@@ -46,12 +43,27 @@ Readiness: GET /readyz (or PATH/ready) answers 200, or 503 while the store is un
 A --store that cannot work (no redis package, Redis down) stops start-up with one line."""
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's, given the terminal's width: its own asks shutil, which imports the
+    compression modules (half a MiB) into every server start, --help or not."""
+
+    def __init__(self, prog: str) -> None:
+        text = os.environ.get("COLUMNS", "")
+        columns = int(text) if text.isdigit() else 0
+        if columns <= 0:  # as shutil.get_terminal_size: standard output's, else 80
+            try:
+                columns = os.get_terminal_size(1).columns
+            except OSError:
+                columns = 80
+        super().__init__(prog, width=max(columns, 20) - 2)
+
+
 def parser(package: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"python -m {package}",
         description=f"Serve the {package} MCP server.",
         epilog=_EPILOG.replace("PACKAGE", package),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
         allow_abbrev=False,
     )
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP, not stdio")
@@ -169,6 +181,10 @@ def main(
         access_log=bool(args.access_log),
     )
     if workers > 1:  # the workers check each other's 2026-07-28 requestState
+        import secrets
+
+        from .asking.request_state import KEY_VARIABLE
+
         os.environ.setdefault(KEY_VARIABLE, secrets.token_urlsafe(32))
     if workers > 1 and settings.store is None:
         print(
@@ -217,6 +233,8 @@ def _check_store(url: str, package: str) -> None:
 def _shown(url: str) -> str:
     """The URL without its password (in the authority or a ``password`` query
     parameter), for messages."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
     parts = urlsplit(url)
     if parts.password is not None:
         netloc = parts.netloc.replace(":" + parts.password + "@", ":***@", 1)
@@ -251,6 +269,8 @@ def _loaded(server: Server | Callable[[], Server]) -> Server:
 
 
 def _default_hosts(host: str, cli: argparse.ArgumentParser) -> list[str]:
+    import ipaddress
+
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
@@ -272,6 +292,8 @@ def serve_http(
         import uvicorn
     except ImportError:
         sys.exit(f"--http needs uvicorn: pip install '{package.replace('_', '-')}[http]'")
+    from .store_url import is_redis_url
+
     if is_redis_url(settings.store):
         _check_store(str(settings.store), package)
     os.environ.update(settings.environment())  # worker processes read the same settings
@@ -297,6 +319,8 @@ def started_line(
     server: Server, package: str, settings: HttpSettings, host: str, port: int, workers: int
 ) -> str:
     """What ``--http`` prints on stderr as it starts: where, what, how (no secrets)."""
+    from .store_url import is_redis_url
+
     shown_host = f"[{host}]" if ":" in host else host
     store = _shown(str(settings.store)) if is_redis_url(settings.store) else "memory (this process)"
     return (

@@ -422,6 +422,9 @@ class _Reader(asyncio.Protocol):
             self._writer.write(reply)
             return
         task = asyncio.ensure_future(reply)
+        if task.done():  # an async handler that never waited (core/eager.py): answer now
+            self._finished(task, flow=False)
+            return
         self._tasks.add(task)
         task.add_done_callback(self._finished)
         self._round += 1
@@ -429,16 +432,17 @@ class _Reader(asyncio.Protocol):
             loop = asyncio.get_running_loop()
             self._round_timer = loop.call_later(ADMIT_PAUSE_SECONDS, self._next_round)
 
-    def _finished(self, task: asyncio.Future[bytes | None]) -> None:
-        self._tasks.discard(task)
+    def _finished(self, task: asyncio.Future[bytes | None], flow: bool = True) -> None:
         if not task.cancelled():  # a cancelled request gets no response
             failure = task.exception()
             if failure is not None:
                 traceback.print_exception(failure, file=sys.stderr)
             elif (reply := task.result()) is not None:
                 self._writer.write(reply)
-        self._round = 0  # the loop ran what was started: the next round may start
-        self._flow()
+        if flow:  # a task's done callback, not a call answered as it was read
+            self._tasks.discard(task)
+            self._round = 0  # the loop ran what was started: the next round may start
+            self._flow()
 
     def eof_received(self) -> bool | None:
         self._eof = True

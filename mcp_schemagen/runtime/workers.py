@@ -5,7 +5,9 @@ A handler marked ``@nonblocking`` (quick, no I/O) skips the hop and runs on the 
 the fast path (bench/bench_server.py shows both, and so what the hop costs). An unmarked one
 earns the fast path by its record (``Placement``): after ``QUICK_STREAK`` calls in a row
 that each returned within ``QUICK_SECONDS`` in a worker, it runs on the loop; one call there
-slower than ``SLOW_SECONDS`` sends it back to the workers, for good after ``MAX_DEMOTIONS``.
+slower than ``SLOW_SECONDS`` sends it back to the workers, for good after ``MAX_DEMOTIONS``,
+unless the loop's thread spent that time waiting for a CPU (a busy machine, not a blocking
+handler: ``runqueue_wait``).
 So the hop (~50 µs of CPU a call) is paid by handlers that block, not by all of them, and a
 handler that turns slow stalls the loop once, not again. ``@blocking`` keeps one in the
 workers whatever its record (a quick handler that may, rarely, block for long).
@@ -62,12 +64,15 @@ class Placement:
     """Where a sync handler runs now: ``inline`` (on the loop) or in a worker. Updated from
     worker threads without a lock: a lost update under a race only delays a move."""
 
-    __slots__ = ("_demotions", "_needed", "_streak", "inline")
+    __slots__ = ("_demotions", "_needed", "_streak", "_waited", "inline")
 
     def __init__(self, handler: Callable[..., Any]) -> None:
         self.inline = False
         self._streak = 0
         self._demotions = 0
+        # The loop thread's time waiting for a CPU (runqueue_wait) when last looked at:
+        # taken on its first call on the loop, then at each slow one.
+        self._waited: float | None = None
         # 0: never inline (marked @blocking).
         self._needed = 0 if getattr(handler, BLOCKING_MARK, False) else QUICK_STREAK
 
@@ -80,15 +85,34 @@ class Placement:
                 self.inline = True
 
     def loop_call_took(self, seconds: float) -> None:
-        if seconds > SLOW_SECONDS:
-            self.inline = False
-            self._streak = 0
-            self._demotions += 1
-            # Each return to the loop must be earned by a longer record, so a handler that
-            # is slow now and then stalls the loop ever more rarely, then never.
-            self._needed = (
-                0 if self._demotions >= MAX_DEMOTIONS else QUICK_STREAK << self._demotions
-            )
+        if seconds <= SLOW_SECONDS:
+            if self._waited is None:
+                self._waited = runqueue_wait()
+            return
+        # On a busy machine a quick call is slow when the thread, ready to run, waited for
+        # a CPU: not the handler's doing, so it stays. Blocking (a sleep, I/O) is not
+        # waiting for a CPU, and sends it back.
+        waited, before = runqueue_wait(), self._waited
+        self._waited = waited
+        if waited is not None and before is not None and waited - before >= seconds - SLOW_SECONDS:
+            return
+        self.inline = False
+        self._streak = 0
+        self._waited = None  # looked at anew once it is back on the loop
+        self._demotions += 1
+        # Each return to the loop must be earned by a longer record, so a handler that
+        # is slow now and then stalls the loop ever more rarely, then never.
+        self._needed = 0 if self._demotions >= MAX_DEMOTIONS else QUICK_STREAK << self._demotions
+
+
+def runqueue_wait() -> float | None:
+    """Seconds this thread has spent ready to run but waiting for a CPU (Linux schedstat;
+    None elsewhere). Read only around slow calls: it costs a file read."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as stats:
+            return int(stats.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def run_in_worker(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -283,6 +284,36 @@ def test_a_handler_sent_back_from_the_loop_needs_a_longer_record_then_stays(
     fresh.worker_call_took(slow)
     fresh.worker_call_took(quick)
     assert not fresh.inline
+
+
+def test_a_slow_call_spent_waiting_for_a_cpu_keeps_a_handler_on_the_loop(
+    runtime: Any, monkeypatch: Any
+) -> None:
+    """A busy machine makes a quick call slow by running other work meanwhile (the loop's
+    thread ready, waiting for a CPU): that is no reason to send the handler back. Time not
+    spent waiting for a CPU (a sleep, I/O) is."""
+    workers = runtime.workers
+    waited = [0.0]
+    monkeypatch.setattr(workers, "runqueue_wait", lambda: waited[0])
+    placement = workers.Placement(lambda: None)
+    while not placement.inline:
+        placement.worker_call_took(workers.QUICK_SECONDS / 2)
+    placement.loop_call_took(workers.SLOW_SECONDS / 2)
+    slow = workers.SLOW_SECONDS * 5
+    for _ in range(10 * workers.MAX_DEMOTIONS):
+        waited[0] += slow  # the thread waited for a CPU the whole time
+        placement.loop_call_took(slow)
+        assert placement.inline
+    placement.loop_call_took(slow)  # this time it did not wait: the handler blocked
+    assert not placement.inline
+
+
+def test_runqueue_wait_reads_this_thread_s_schedstat(runtime: Any) -> None:
+    first = runtime.workers.runqueue_wait()
+    if not Path("/proc/thread-self/schedstat").exists():
+        assert first is None  # not Linux: every slow call sends the handler back
+        return
+    assert first is not None and 0 <= first <= runtime.workers.runqueue_wait()
 
 
 # ------------------------------------------------ arguments beyond the parameters (9.10)

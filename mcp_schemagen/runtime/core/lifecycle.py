@@ -27,6 +27,7 @@ from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
 from ..protocol import Revision
 from ..session import Session
 from ..workers import Placement, run_in_worker
+from .eager import start_task
 
 _PLAIN = frozenset({str, bytes, dict, list, tuple, type(None)})  # never awaitable
 
@@ -115,9 +116,14 @@ def _start(
     channel: Channel | None,
     stamp: Mapping[str, Any],
 ) -> asyncio.Task[bytes]:
-    task = asyncio.ensure_future(
-        _complete(job, running, request_id, revision, session, channel, stamp)
+    # Eager: a handler that never waits is answered before this returns (core/eager.py),
+    # and a task already done is not tracked (its own finally has forgotten it).
+    task = start_task(
+        asyncio.get_running_loop(),
+        _complete(job, running, request_id, revision, session, channel, stamp),
     )
+    if task.done():
+        return task
     session.track(request_id, task)
     close = getattr(running, "close", None)
     if close is not None:  # a coroutine cancelled before it ran: close it quietly

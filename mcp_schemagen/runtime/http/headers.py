@@ -9,6 +9,7 @@ import binascii
 import ipaddress
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 _B64_START = "=?base64?"
@@ -58,6 +59,10 @@ _PORT = re.compile(r"[0-9]{1,5}")
 _SCHEME = re.compile(r"[a-z][a-z0-9+.-]*")
 
 
+# Every request's Host (and the allow-list's entries) are parsed: a client sends the same
+# few values again and again, so the answers are kept (a bounded number: the values are
+# the client's to choose).
+@lru_cache(maxsize=512)
 def parse_authority(value: str) -> tuple[str, int | None] | None:
     """(lower-case host, port or None) of ``host[:port]``, or None when the value is not
     exactly one such authority (userinfo, a path, a list, spaces, a bad port or host)."""
@@ -121,6 +126,7 @@ def media_types(accept: str) -> set[str]:
     return types
 
 
+@lru_cache(maxsize=256)  # as parse_authority: clients repeat the same Accept value
 def accepts(accept: str | None) -> tuple[bool, bool]:
     """(JSON acceptable, SSE acceptable); no Accept header accepts both."""
     if accept is None:
