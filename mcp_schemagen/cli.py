@@ -41,10 +41,12 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _inventory(tools: int, prompts: int) -> str:
-    """What a package serves, as the build's summary says it: "3 tools, 1 prompt"."""
+def _inventory(tools: int, prompts: int, resources: int = 0) -> str:
+    """What a package serves, as the build's summary says it: "3 tools, 1 prompt, 2
+    resources" (a kind the project has none of is left out, tools aside)."""
     said = f"{tools} tool{'s' * (tools != 1)}"
-    return said + (f", {prompts} prompt{'s' * (prompts != 1)}" if prompts else "")
+    said += f", {prompts} prompt{'s' * (prompts != 1)}" if prompts else ""
+    return said + (f", {resources} resource{'s' * (resources != 1)}" if resources else "")
 
 
 def command_build(arguments: argparse.Namespace) -> int:
@@ -53,8 +55,15 @@ def command_build(arguments: argparse.Namespace) -> int:
     record = fresh_record(root, allow_outside=allow_outside)
     if record is not None:  # the build record proves there is nothing to write
         kinds = [h.get("kind", "tool") for h in record.handlers["handlers"]]
+        counts = record.inventory or {
+            "tools": kinds.count("tool"),
+            "prompts": kinds.count("prompt"),
+        }
+        inventory = _inventory(
+            counts.get("tools", 0), counts.get("prompts", 0), counts.get("resources", 0)
+        )
         package = load_config(root, allow_outside=allow_outside).package
-        print(f"{package}: up to date ({_inventory(kinds.count('tool'), kinds.count('prompt'))})")
+        print(f"{package}: up to date ({inventory})")
         return EXIT_OK
     # The generator proper is imported only now: a fresh project never pays for it.
     from mcp_schemagen.pipeline import plan, quiet, stderr_progress
@@ -69,12 +78,12 @@ def command_build(arguments: argparse.Namespace) -> int:
         print(f"wrote {_shown(output.path)}")
     for stale in result.stale:
         print(f"removed {_shown(stale)} (no longer generated)")
+    inventory = _inventory(result.tool_count, result.prompt_count, result.resource_count)
     if not written and not result.stale:
-        inventory = _inventory(result.tool_count, result.prompt_count)
         print(f"{result.config.package}: up to date ({inventory})")
     else:
         print(
-            f"{result.config.package}: {_inventory(result.tool_count, result.prompt_count)}, "
+            f"{result.config.package}: {inventory}, "
             "protocol revisions "
             f"{', '.join(result.config.revisions)}, in {_shown(result.config.package_dir)}"
         )

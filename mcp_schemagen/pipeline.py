@@ -71,6 +71,7 @@ class Plan:
     warnings: list[Diagnostic]
     tool_count: int
     prompt_count: int = 0
+    resource_count: int = 0  # static resources and resource templates
 
 
 def _duplicate_names(sources: list[ToolSource]) -> list[Diagnostic]:
@@ -246,6 +247,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         handlers_sha256=sha256_text(handlers.text),
         handlers=spec_to_json(handler_spec),
         handler_warnings=tuple(merge_warnings),
+        inventory={"tools": len(tools), "prompts": len(prompts), "resources": len(resources)},
         unformatted=rendered.unformatted,
     )
     stale = sorted(
@@ -256,4 +258,4 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     files.append(handlers)
     files.append(OutputFile(config.package_dir / MANIFEST_NAME, manifest.to_text()))
     files = sorted(files, key=lambda f: f.path)
-    return Plan(config, files, stale, warnings, len(tools), len(prompts))
+    return Plan(config, files, stale, warnings, len(tools), len(prompts), len(resources))

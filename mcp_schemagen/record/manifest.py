@@ -32,6 +32,10 @@ class Manifest:
     # is formatted): a later build rendering the same text takes the module from disk, when
     # it is still this build's output.
     unformatted: dict[str, str] = field(default_factory=dict)
+    # What the package serves, by kind ("tools", "prompts", "resources"): the summary an
+    # up-to-date build prints without running a stage (a resource read from a file has
+    # no handler to count).
+    inventory: dict[str, int] = field(default_factory=dict)
 
     def reusable(self, package_dir: Path, relative: str, unformatted: str) -> str | None:
         """The formatted module this build wrote from exactly ``unformatted``, if it is
@@ -53,6 +57,7 @@ class Manifest:
             "handlers": self.handlers,
             "handler_warnings": list(self.handler_warnings),
             "unformatted": dict(sorted(self.unformatted.items())),
+            "inventory": dict(sorted(self.inventory.items())),
         }
         return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
 
@@ -77,6 +82,11 @@ def read_manifest(package_dir: Path) -> Manifest | None:
             handlers_sha256=str(document["handlers_sha256"]),
             handlers=dict(document["handlers"]),
             handler_warnings=tuple(str(w) for w in document.get("handler_warnings", [])),
+            inventory={
+                str(kind): count
+                for kind, count in dict(document.get("inventory", {})).items()
+                if type(count) is int
+            },
             unformatted=dict(document.get("unformatted", {})),
         )
     except (OSError, ValueError, KeyError, TypeError):

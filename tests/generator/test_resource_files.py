@@ -258,3 +258,14 @@ def test_resource_and_content_files_are_fingerprinted(tmp_path: Path) -> None:
     (root / "docs" / "readme.md").write_text("two", encoding="utf-8")
     code, out, _ = run_cli("check", "-q", str(root))
     assert code == 1 and "docs/readme.md: changed since the last build" in out
+
+
+def test_the_build_summary_counts_resources_and_says_so_again_when_up_to_date(
+    tmp_path: Path,
+) -> None:
+    root = _project(tmp_path, {"all.json": [TEXT, TEMPLATE]}, revisions=("2025-11-25",))
+    code, out, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    assert "server: 1 tool, 2 resources, protocol revisions 2025-11-25" in out, out
+    code, out, err = run_cli("build", "-q", str(root))
+    assert (code, out) == (0, "server: up to date (1 tool, 2 resources)\n"), err
