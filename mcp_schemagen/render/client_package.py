@@ -24,9 +24,15 @@ from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.render.runtime_copy import RUNTIME_DIR
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 
-# The one runtime module the client imports (and the one it imports): the validator the
-# server uses, so a standalone client checks exactly as a generated server would.
-VALIDATOR_MODULES = ("validation.py", "shorten.py")
+# The runtime modules the client imports (and the one validation imports): the validator
+# the server uses, so a standalone client checks exactly as a generated server would, and
+# the URI template module the client's machinery expands templates with.
+VALIDATOR_MODULES = (
+    "validation.py",
+    "shorten.py",
+    "resources/__init__.py",
+    "resources/uri_template.py",
+)
 
 
 def package_name(listing: Path) -> str:
