@@ -154,11 +154,14 @@ def resource_methods(resources: Sequence[CompiledResource]) -> list[ClientMethod
     variables as keyword parameters, typed as the reader's, expanded into the URI), named
     as the reader in handlers.py is (``read_<name>``), so client and server agree."""
     methods: list[ClientMethod] = []
-    taken = set(_RESOURCE_ATTRIBUTES)
+    # A reader's name is its handler's (unique already); a resource served from a file
+    # takes the name its reader would have, or that name with `_` when a reader holds it.
+    taken = set(_RESOURCE_ATTRIBUTES) | {r.function for r in resources if r.function}
     for resource in resources:
-        base = resource.function or "read_" + python_identifier(resource.name).lstrip("_")
-        name = _free(base, frozenset(taken))
-        taken.add(name)
+        name = resource.function
+        if name is None:
+            name = _free("read_" + python_identifier(resource.name).lstrip("_"), frozenset(taken))
+            taken.add(name)
         local = _local_names([p.python_name for p in resource.parameters])
         this = _free("self", frozenset(local.values()))
         about = resource.description.strip() if resource.description else ""
