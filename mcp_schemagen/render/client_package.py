@@ -2,7 +2,8 @@
 mcp-codegen did not generate, from its tool files or a saved ``tools/list`` result (JSON
 or YAML). The tools go through the build's own load, check and compile stages, so the
 client has the same TypedDicts and validators a generated server would; nothing of the
-server is written but the validator module the client checks with."""
+server is written but the validator module the client checks with (and the URI template
+module its machinery imports)."""
 
 from __future__ import annotations
 
