@@ -1,4 +1,4 @@
-"""IR -> the typed client modules (``client.py`` with one method per tool and prompt,
+"""IR -> the typed client modules (``client.py`` with one method per tool, prompt and resource,
 ``_client.py`` the machinery on the official SDK), for a generated package and for the
 standalone client of someone else's server (``mcp-codegen client``). Names, signatures
 and escaping are decided here; the templates only print."""
@@ -11,15 +11,26 @@ from typing import Any
 
 from mcp_schemagen.compile.ir import CompiledTool
 from mcp_schemagen.compile.prompts import CompiledPrompt
-from mcp_schemagen.naming import docstring_literal, string_literal
+from mcp_schemagen.compile.resources import CompiledResource
+from mcp_schemagen.naming import docstring_literal, python_identifier, string_literal
+from mcp_schemagen.runtime.resources.table import SCHEMA_KEY
 
 # Names client.py defines or imports for itself; a tool's public type of the same name
 # would shadow them, so the client's own classes step aside (`Client_`).
 # Attributes of the tools and prompts objects: a method of the same name steps aside.
 _ATTRIBUTES = frozenset({"_mcp_client"})
 _OWN_NAMES = frozenset(
-    {"ArgumentError", "BaseClient", "ClientError", "ContractError", "ToolCallError"}
+    {
+        "ArgumentError",
+        "BaseClient",
+        "ClientError",
+        "ContractError",
+        "ResourceContents",
+        "ToolCallError",
+    }
 )
+# The resources object's own methods: no reader name (always `read_...`) can take them.
+_RESOURCE_ATTRIBUTES = _ATTRIBUTES | {"list_all", "list_templates"}
 
 
 # Module names a method body uses: a parameter of the same name would shadow them, so
@@ -138,6 +149,67 @@ def prompt_method(prompt: CompiledPrompt) -> tuple[ClientMethod, frozenset[str]]
     return method, frozenset(a.name for a in prompt.aliases)
 
 
+def resource_methods(resources: Sequence[CompiledResource]) -> list[ClientMethod]:
+    """One method per static resource (no parameters: its URI is read) and template (its
+    variables as keyword parameters, typed as the reader's, expanded into the URI), named
+    as the reader in handlers.py is (``read_<name>``), so client and server agree."""
+    methods: list[ClientMethod] = []
+    # A reader's name is its handler's (unique already); a resource served from a file
+    # takes the name its reader would have, or that name with `_` when a reader holds it.
+    taken = set(_RESOURCE_ATTRIBUTES) | {r.function for r in resources if r.function}
+    for resource in resources:
+        name = resource.function
+        if name is None:
+            name = _free("read_" + python_identifier(resource.name).lstrip("_"), frozenset(taken))
+            taken.add(name)
+        local = _local_names([p.python_name for p in resource.parameters])
+        this = _free("self", frozenset(local.values()))
+        about = resource.description.strip() if resource.description else ""
+        doc = (about + "\n\n" if about else "") + f"resources/read of {_plain(resource.key)}"
+        if resource.parameters:
+            signature = [
+                f"{local[p.python_name]}: {p.annotation}" + ("" if p.required else " | None = None")
+                for p in resource.parameters
+            ]
+            items = ", ".join(
+                f"{string_literal(p.json_name)}: {local[p.python_name]}"
+                for p in resource.parameters
+            )
+            parameters = "*, " + ", ".join(signature)
+            body = (
+                f"return await {this}._mcp_client.read_template("
+                f"{string_literal(resource.name)}, {{{items}}})",
+            )
+        else:
+            parameters = ""
+            body = (
+                f"return await {this}._mcp_client.read_resource({string_literal(resource.key)})",
+            )
+        methods.append(
+            ClientMethod(
+                name,
+                this,
+                parameters,
+                "list[ResourceContents]",
+                docstring_literal(doc, indent="        "),
+                body,
+            )
+        )
+    return methods
+
+
+def resource_templates(resources: Sequence[CompiledResource]) -> dict[str, dict[str, Any]]:
+    """Each template's text and variable schemas, by name, for the client's checks."""
+    return {
+        r.name: {
+            "uriTemplate": r.key,
+            "schemas": r.definition.get(SCHEMA_KEY, {}),
+        }
+        for r in resources
+        if r.parameters
+    }
+
+
 def _local_names(python_names: list[str]) -> dict[str, str]:
     """Each parameter's name in the method: its handler name, unless a body name."""
     chosen: dict[str, str] = {}
@@ -171,16 +243,14 @@ def client_modules(
     server_module: str | None,
     tools: Sequence[CompiledTool],
     prompts: Sequence[CompiledPrompt] = (),
+    resources: Sequence[CompiledResource] = (),
 ) -> dict[str, str]:
     """``client.py`` and ``_client.py`` (paths relative to the package) before formatting;
-    ``template(name, **values)`` renders a template of templates/package/.
-
-    Resources join the same way once the IR has them: a ``resource_method`` beside
-    ``prompt_method``, a ``ClientResources`` class in client.py.jinja (as ``ClientPrompts``)
-    and a ``read_resource`` on ``BaseClient`` in _client.py.jinja (as ``get_prompt``)."""
+    ``template(name, **values)`` renders a template of templates/package/."""
     tool_methods = [tool_method(t) for t in tools]
     prompt_methods = [prompt_method(p) for p in prompts]
-    used = sorted({n for _, names in (*tool_methods, *prompt_methods) for n in names})
+    aliases = {a.name for r in resources for a in r.aliases}
+    used = sorted({n for _, names in (*tool_methods, *prompt_methods) for n in names} | aliases)
     taken = frozenset(used) | _OWN_NAMES
     # repr of JSON data is a Python expression equal to it (escaping every unprintable
     # character), as the dispatch module's data is.
@@ -197,9 +267,12 @@ def client_modules(
             schemas=schemas,
             tools=[m for m, _ in tool_methods],
             prompts=[m for m, _ in prompt_methods],
+            resources=resource_methods(resources),
+            resource_templates=repr(resource_templates(resources)),
             client_class=_free("Client", taken),
             tools_class=_free("ClientTools", taken),
             prompts_class=_free("ClientPrompts", taken),
+            resources_class=_free("ClientResources", taken),
             server_module="None" if server_module is None else string_literal(server_module),
         ),
         "_client.py": template("_client.py.jinja", header=machinery_header),

@@ -2,7 +2,8 @@
 mcp-codegen did not generate, from its tool files or a saved ``tools/list`` result (JSON
 or YAML). The tools go through the build's own load, check and compile stages, so the
 client has the same TypedDicts and validators a generated server would; nothing of the
-server is written but the validator module the client checks with."""
+server is written but the validator module the client checks with (and the URI template
+module its machinery imports)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,15 @@ from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.render.runtime_copy import RUNTIME_DIR
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 
-# The one runtime module the client imports (and the one it imports): the validator the
-# server uses, so a standalone client checks exactly as a generated server would.
-VALIDATOR_MODULES = ("validation.py", "shorten.py")
+# The runtime modules the client imports (and the one validation imports): the validator
+# the server uses, so a standalone client checks exactly as a generated server would, and
+# the URI template module the client's machinery expands templates with.
+VALIDATOR_MODULES = (
+    "validation.py",
+    "shorten.py",
+    "resources/__init__.py",
+    "resources/uri_template.py",
+)
 
 
 def package_name(listing: Path) -> str:

@@ -214,6 +214,7 @@ def render_package(
         server_module=config.package,
         tools=tools,
         prompts=prompts,
+        resources=resources,
     )
     for tool in tools:
         own = header([(tool.file, inputs[tool.file])])

@@ -1,5 +1,5 @@
-"""Every tool and the prompt of the embedded example through its typed client, each result
-compared with what the SDK client underneath receives for the same call. Run in a fresh
+"""Every tool, the prompt and the resources of the embedded example through its typed
+client, each result compared with what the SDK client underneath receives for the same call. Run in a fresh
 interpreter by test_example_client.py, with the built package on PYTHONPATH:
 
     python example_scenario.py stdio|http|in-process MODE [URL]
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from example_server.client import (
@@ -148,6 +148,39 @@ async def run(transport: str, mode: str, url: str | None) -> None:
         )
         assert prompt == raw_prompt
         print("prompt weather_briefing", len(prompt.messages))
+        await read_resources(client)
+
+
+async def read_resources(client: Client) -> None:
+    listed = await client.resources.list_all()
+    assert dumped(listed) == dumped((await client.sdk.list_resources()).resources)
+    templates = await client.resources.list_templates()
+    raw_templates = (await client.sdk.list_resource_templates()).resource_templates
+    assert dumped(templates) == dumped(raw_templates)
+    print("listed", [str(r.uri) for r in listed], [t.uri_template for t in templates])
+    reads: list[tuple[Any, str]] = [
+        (client.resources.read_units_guide(), "docs://example/units"),
+        (
+            client.resources.read_station_latest(station="oslo-blindern"),
+            "weather://stations/oslo-blindern/latest",
+        ),
+        (
+            client.resources.read_station_latest(station="tromso-langnes", units="fahrenheit"),
+            "weather://stations/tromso-langnes/latest?units=fahrenheit",
+        ),
+    ]
+    for typed_read, uri in reads:
+        typed = await typed_read
+        raw = await client.sdk.read_resource(uri)
+        assert dumped(typed) == dumped(raw.contents), (uri, typed, raw.contents)
+        first = dumped(typed)[0]
+        print("resource", first["uri"], first.get("text", "")[:40].replace("\n", " "))
+    try:
+        await client.resources.read_station_latest(station=cast(Any, "nowhere"))
+    except ArgumentError as error:
+        print("resource refused locally", error.kind, error.problems[0][0])
+    else:
+        raise AssertionError("a station outside the enum passed the local check")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Tool, parameter and prompt names that could break the typed client's methods: a
 parameter called `self`, `arguments` or `_cast` (names the method body uses), a tool
 called `_mcp_client` (the attribute the methods reach the client through), a keyword and
-dotted names. The generated client passes mypy --strict and every method calls its tool
-in process."""
+dotted names; resource names and template variables of the same kinds. The generated
+client passes mypy --strict and every method calls its tool or reads its resource in
+process."""
 
 from __future__ import annotations
 
@@ -99,3 +100,87 @@ def test_names_that_collide_with_the_method_body_are_renamed(tmp_path: Path) -> 
     )
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert ran.stdout.splitlines() == ["s 2 True x", "attribute", "keyword", "dotted", "me t"]
+
+
+RESOURCES = """resources:
+  - uri: file://a-b
+    name: a-b
+    mimeType: text/plain
+    x-mcp-codegen-file: docs/a.txt
+  - uri: reader://a_b
+    name: a_b
+resourceTemplates:
+  - uriTemplate: t://{self}/{_cast}{?class}
+    name: self
+    x-mcp-codegen-schema:
+      class: {enum: [x, "y z"]}
+"""
+
+READS = """
+import anyio
+from server.client import ArgumentError, connect_in_process
+
+async def main() -> None:
+    async with connect_in_process() as client:
+        for contents in (
+            await client.resources.read_a_b_(),
+            await client.resources.read_a_b(),
+            await client.resources.read_self(self="a b", _cast_="c/d", class_="y z"),
+            await client.resources.read_self(self="e", _cast_="f"),
+        ):
+            item = contents[0]
+            raw = await client.sdk.read_resource(str(item.uri))
+            assert raw.contents == contents, (raw.contents, contents)
+            print(item.uri, getattr(item, "text"))
+        try:
+            await client.resources.read_self(self="", _cast_="f")
+        except ArgumentError as error:
+            print(error)
+
+anyio.run(main)
+"""
+
+
+def test_resource_names_match_their_readers_and_variables_are_renamed_and_encoded(
+    tmp_path: Path,
+) -> None:
+    # a file resource whose reader name a reader holds steps aside (`read_a_b_`); template
+    # variables called `self`, `_cast` (a body name) and `class` (a keyword); values that
+    # need percent-encoding reach the reader as they were given
+    root = write_project(
+        tmp_path / "p", {"t.json": {"name": "t", "inputSchema": {"type": "object"}}}
+    )
+    (root / "resources").mkdir()
+    (root / "resources" / "names.yaml").write_text(RESOURCES, encoding="utf-8")
+    (root / "docs").mkdir()
+    (root / "docs" / "a.txt").write_text("from a file", encoding="utf-8")
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    for key, value in (
+        ("reader://a_b", 'return "from a reader"'),
+        ("t://{self}/{_cast}{?class}", 'return f"{self}|{_cast}|{class_}"'),
+    ):
+        assert f'raise NotImplementedError("{key}")' in source, key
+        source = source.replace(f'raise NotImplementedError("{key}")', value)
+    handlers.write_text(source, encoding="utf-8")
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
+    ran = subprocess.run(
+        [sys.executable, "-c", READS],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert ran.stdout.splitlines() == [
+        "file://a-b from a file",
+        "reader://a_b from a reader",
+        "t://a%20b/c%2Fd?class=y%20z a b|c/d|y z",
+        "t://e/f e|f|None",
+        "resource template 'self': invalid arguments: /self: is required and may not be empty",
+    ]

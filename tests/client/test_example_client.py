@@ -66,6 +66,15 @@ def assert_every_call(output: str, mode: str) -> None:
     assert "refused locally [('/location', " in output
     assert "refused by the server True" in output
     assert "prompt weather_briefing 2" in output
+    assert (
+        "listed ['docs://example/units'] ['weather://stations/{station}/latest{?units}']" in output
+    )
+    assert "resource docs://example/units " in output
+    assert 'resource weather://stations/oslo-blindern/latest {"station": "oslo-blindern", "te' in (
+        output
+    )
+    assert "resource weather://stations/tromso-langnes/latest?units=fahrenheit " in output
+    assert "resource refused locally resource template /station" in output
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28", "auto"])
@@ -97,6 +106,11 @@ async def use(client: Client) -> None:
     await client.tools.get_weather(locaton="Oslo")
     await client.tools.get_weather(location="Oslo", units="kelvin")
     await client.prompts.weather_briefing(city="Oslo", style="limerick")
+    contents = await client.resources.read_station_latest(station="bergen-florida")
+    reveal_type(contents)
+    await client.resources.read_station_latest(staton="bergen-florida")
+    await client.resources.read_station_latest(station="bergen-florida", units="kelvin")
+    await client.resources.read_units_guide(units="celsius")
 """
 
 
@@ -124,6 +138,23 @@ def test_mypy_refuses_a_wrong_type_and_a_misspelt_argument(example: Path) -> Non
     ), errors
     assert any('use_client.py:10: error: Argument "units"' in e for e in errors), errors
     assert any('use_client.py:11: error: Argument "style"' in e for e in errors), errors
+    assert any(
+        'use_client.py:13: note: Revealed type is "list['
+        "mcp_types._types.TextResourceContents | mcp_types._types.BlobResourceContents]" in e
+        for e in errors
+    ), errors
+    assert any(
+        'use_client.py:14: error: Unexpected keyword argument "staton" for '
+        '"read_station_latest"' in e
+        for e in errors
+    ), errors
+    assert any(
+        'use_client.py:15: error: Argument "units" to "read_station_latest"' in e for e in errors
+    ), errors
+    assert any(
+        'use_client.py:16: error: Unexpected keyword argument "units" for "read_units_guide"' in e
+        for e in errors
+    ), errors
     assert result.returncode == 1
 
 

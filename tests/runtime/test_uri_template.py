@@ -80,3 +80,50 @@ def test_variables_in_order_with_their_operator_and_presence() -> None:
     assert [v.required for v in template.variables] == [True, True, False, False, False]
     assert [v.operator for v in template.variables] == ["", "+", "/", "?", "?"]
     assert template.variables[2].explode
+
+
+RFC_VALUES = {"var": "value", "hello": "Hello World!", "path": "/foo/bar", "empty": ""}
+RFC_VALUES |= {"x": "1024", "y": "768"}
+EXPANSIONS = [
+    # RFC 6570 section 3.2's examples with string values (undef is never given)
+    ("{var}", "value"),
+    ("{hello}", "Hello%20World%21"),
+    ("{+hello}", "Hello%20World!"),
+    ("{+path}/here", "/foo/bar/here"),
+    ("{#hello}", "#Hello%20World!"),
+    ("{x,y}", "1024,768"),
+    ("{undef}", ""),
+    ("{?x,y,empty}", "?x=1024&y=768&empty="),
+    ("{?x,undef}", "?x=1024"),
+    ("{;x,y,empty}", ";x=1024;y=768;empty"),
+    ("{/var,x}/here", "/value/1024/here"),
+    ("{var:3}", "val"),
+    ("X{.var}", "X.value"),
+    ("X{.empty}", "X."),
+    ("{&x}", "&x=1024"),
+    ("{+path:6}/here", "/foo/b/here"),
+    ("{/path*}", "//foo/bar"),  # split at "/": an empty first segment
+    ("{+var}%20{x}", "value%201024"),
+]
+
+
+@pytest.mark.parametrize(("template", "uri"), EXPANSIONS)
+def test_expansion(template: str, uri: str) -> None:
+    assert UriTemplate.parse(template).expand(RFC_VALUES) == uri
+
+
+@pytest.mark.parametrize(
+    ("template", "values"), [(t, v) for t, _, v in MATCHES if v is not None and v]
+)
+def test_expanding_what_matching_found_gives_a_uri_that_matches_it_again(
+    template: str, values: dict[str, str]
+) -> None:
+    parsed = UriTemplate.parse(template)
+    assert parsed.match(parsed.expand(values)) == values
+
+
+def test_expansion_escapes_what_the_operator_does_not_allow() -> None:
+    template = UriTemplate.parse("x://{a}/{+b}{.c}{?d}")
+    uri = template.expand({"a": "a/b c", "b": "p/q r%2F", "c": "t.gz", "d": "é&f"})
+    assert uri == "x://a%2Fb%20c/p/q%20r%2F.t%2Egz?d=%C3%A9%26f"
+    assert template.match(uri) == {"a": "a/b c", "b": "p/q r/", "c": "t.gz", "d": "é&f"}

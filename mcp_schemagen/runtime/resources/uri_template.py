@@ -3,6 +3,7 @@ URI to recover the variables (the reverse of expansion), as resources/read needs
 
     template = UriTemplate.parse("file:///logs/{date}{?level,limit}")
     template.match("file:///logs/2025-01-02?limit=5")  # {"date": "2025-01-02", "limit": "5"}
+    template.expand({"date": "2025-01-02", "limit": "5"})  # the URI again (a client's side)
 
 Matching is exact: a variable matches only what expanding it could produce (unreserved
 characters and percent-escapes for most operators, reserved characters too for ``+`` and
@@ -17,8 +18,9 @@ variable (``{/path*}``) is one string, its separators kept (``/a/b`` gives ``"a/
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 _OPERATORS = "+#./;?&"
 _RESERVED_OPERATORS = "=,!@|"  # reserved by RFC 6570 for future extensions
@@ -65,6 +67,8 @@ class UriTemplate:
     _pattern: re.Pattern[str]
     _groups: tuple[tuple[str, Variable], ...]  # regex group -> variable (not queries)
     _query_groups: tuple[str, ...]
+    # literal text, or one expression: (operator, its variables), in template order
+    _parts: tuple[str | tuple[str, tuple[Variable, ...]], ...]
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -77,6 +81,7 @@ class UriTemplate:
         regex: list[str] = []
         groups: list[tuple[str, Variable]] = []
         queries: list[str] = []
+        parts: list[str | tuple[str, tuple[Variable, ...]]] = []
         seen: set[str] = set()
         position = 0
         while position < len(text):
@@ -86,6 +91,7 @@ class UriTemplate:
                 raise UriTemplateError("'}' without an opening '{'", end_brace)
             literal_end = len(text) if start == -1 else start
             regex.append(_literal(text, position, literal_end))
+            parts.append(text[position:literal_end])
             if start == -1:
                 break
             end = text.find("}", start)
@@ -106,6 +112,7 @@ class UriTemplate:
                 seen.add(variable.name)
                 expression.append(variable)
             variables += expression
+            parts.append((operator, tuple(expression)))
             if operator in "?&" and operator:
                 group = f"q{len(queries)}"
                 queries.append(group)
@@ -115,7 +122,40 @@ class UriTemplate:
                 regex.append(_expression(expression, operator, groups))
             position = end + 1
         pattern = re.compile("".join(regex), re.DOTALL)
-        return cls(text, tuple(variables), pattern, tuple(groups), tuple(queries))
+        return cls(text, tuple(variables), pattern, tuple(groups), tuple(queries), tuple(parts))
+
+    def expand(self, values: Mapping[str, str | None]) -> str:
+        """The URI of ``values`` (RFC 6570 3.2, string values; None or absent: undefined),
+        the inverse of ``match``: ``match(expand(v))`` gives ``v`` back for values that
+        satisfy the template (a required variable non-empty, a prefix not exceeded; an empty
+        ``;`` value comes back absent, as ``;name`` carries none). An
+        exploded variable's value is split at its operator's separator (``"a/b"`` for
+        ``{/path*}`` gives ``/a/b``), as ``match`` joins it."""
+        uri: list[str] = []
+        for part in self._parts:
+            if isinstance(part, str):
+                uri.append(part)
+                continue
+            operator, expression = part
+            lead, separator, named, _ = _RULES[operator]
+            pieces: list[str] = []
+            for variable in expression:
+                value = values.get(variable.name)
+                if value is None:
+                    continue
+                if variable.prefix is not None:
+                    value = value[: variable.prefix]
+                if variable.explode and not named:
+                    encoded = separator.join(_encode(v, operator) for v in value.split(separator))
+                else:
+                    encoded = _encode(value, operator)
+                if named:
+                    empty = "" if operator == ";" else "="
+                    encoded = variable.name + (f"={encoded}" if encoded else empty)
+                pieces.append(encoded)
+            if pieces:
+                uri.append(lead + separator.join(pieces))
+        return "".join(uri)
 
     def match(self, uri: str) -> dict[str, str] | None:
         """The variables of ``uri`` (percent-decoded; absent ones left out), or None when
@@ -197,3 +237,16 @@ def _expression(
         piece = re.escape(lead if index == 0 else separator) + capture
         parts.append(piece if variable.required else f"(?:{piece})?")
     return "".join(parts)
+
+
+def _encode(value: str, operator: str) -> str:
+    """``value`` percent-encoded for ``operator``: reserved characters and existing
+    %XX escapes pass for ``+`` and ``#``; otherwise only unreserved characters do, and
+    ``.`` is escaped after ``.`` too, since there it separates values."""
+    if operator in ("+", "#"):
+        return "".join(
+            chunk if re.fullmatch(_PCT, chunk) else quote(chunk, safe=":/?#[]@!$&'()*+,;=")
+            for chunk in re.split(f"({_PCT})", value)
+        )
+    encoded = quote(value, safe="")
+    return encoded.replace(".", "%2E") if operator == "." else encoded

@@ -4,7 +4,7 @@
 """The typed client's machinery, on the official MCP SDK (`mcp`, this package's `client`
 extra): connecting (stdio, Streamable HTTP in both eras, in process), checking arguments
 before they are sent and results after, and the errors a call raises. The typed methods,
-one per tool and prompt, are in `client.py`: import from there."""
+one per tool, prompt and resource, are in `client.py`: import from there."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp.shared.message import SessionMessage
 from typing_extensions import Self, TypedDict, Unpack
 
+from ._runtime.resources.uri_template import UriTemplate
 from ._runtime.validation import Validator, compile_validator
 
 T = TypeVar("T")
@@ -35,8 +36,12 @@ __all__ = [
     "ClientError",
     "ConnectOptions",
     "ContractError",
+    "ResourceContents",
     "ToolCallError",
 ]
+
+# What resources/read answers with: each item a text or a base64 blob, with its own uri.
+ResourceContents = mcp.types.TextResourceContents | mcp.types.BlobResourceContents
 
 
 class ClientError(Exception):
@@ -44,14 +49,18 @@ class ClientError(Exception):
 
 
 class ArgumentError(ClientError, ValueError):
-    """Arguments the tool's inputSchema refuses, found before anything was sent
-    (`validate=False` sends them anyway, to test the server's own checks)."""
+    """Arguments the tool's inputSchema refuses (or template variables their
+    x-mcp-codegen-schema refuses: `kind` is then "resource template"), found before
+    anything was sent (`validate=False` sends them anyway, to test the server's own checks)."""
 
-    def __init__(self, tool: str, problems: Sequence[tuple[str, str]]) -> None:
-        self.tool = tool
+    def __init__(
+        self, tool: str, problems: Sequence[tuple[str, str]], *, kind: str = "tool"
+    ) -> None:
+        self.tool = tool  # the tool's name, or the resource template's
+        self.kind = kind
         self.problems = list(problems)  # (JSON pointer into the arguments, message)
         lines = "; ".join(f"{pointer or '/'}: {message}" for pointer, message in self.problems)
-        super().__init__(f"tool {tool!r}: invalid arguments: {lines}")
+        super().__init__(f"{kind} {tool!r}: invalid arguments: {lines}")
 
 
 class ContractError(ClientError):
@@ -121,11 +130,14 @@ class BaseClient:
     TOOL_SCHEMAS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     # `python -m SERVER_MODULE` is what connect_stdio() starts by default (None: no default)
     SERVER_MODULE: ClassVar[str | None] = None
+    # resource template name -> {"uriTemplate": ..., "schemas": {variable: JSON Schema}}
+    RESOURCE_TEMPLATES: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     def __init__(self, sdk: mcp.Client, *, validate: bool = True) -> None:
         self.sdk = sdk
         self.validate = validate
         self._validators: dict[tuple[str, str], Validator] = {}
+        self._variable_validators: dict[tuple[str, str], Validator] = {}
         self._prime(sdk.session)
 
     def _prime(self, session: ClientSession) -> None:
@@ -188,6 +200,74 @@ class BaseClient:
     ) -> mcp.types.GetPromptResult:
         sent = {k: v for k, v in arguments.items() if v is not None}
         return await self._once_more_if_version_refused(lambda: self.sdk.get_prompt(prompt, sent))
+
+    async def read_resource(self, uri: str) -> list[ResourceContents]:
+        """resources/read of `uri`: its contents as the server sends them."""
+        result = await self._once_more_if_version_refused(lambda: self.sdk.read_resource(uri))
+        return list(result.contents)
+
+    async def read_template(
+        self, template: str, variables: Mapping[str, str | None]
+    ) -> list[ResourceContents]:
+        """resources/read of the URI that resource template `template` expands to with
+        `variables` (None: left out), each checked first against its schema."""
+        entry = self.RESOURCE_TEMPLATES[template]
+        given = {name: value for name, value in variables.items() if value is not None}
+        parsed = UriTemplate.parse(entry["uriTemplate"])
+        if self.validate:
+            problems = self._variable_problems(template, parsed, entry["schemas"], given)
+            if problems:
+                raise ArgumentError(template, problems, kind="resource template")
+        return await self.read_resource(parsed.expand(given))
+
+    def _variable_problems(
+        self,
+        template: str,
+        parsed: UriTemplate,
+        schemas: Mapping[str, Any],
+        given: Mapping[str, str],
+    ) -> list[tuple[str, str]]:
+        problems: list[tuple[str, str]] = []
+        for variable in parsed.variables:
+            value = given.get(variable.name)
+            pointer = json_pointer([variable.name])
+            if variable.required and not value:
+                # the server matches a URI only with this variable non-empty
+                problems.append((pointer, "is required and may not be empty"))
+            if value is None or variable.name not in schemas:
+                continue
+            found = self._variable_validators.get((template, variable.name))
+            if found is None:
+                found = compile_validator(schemas[variable.name])
+                self._variable_validators[template, variable.name] = found
+            problems += [(pointer + inner, message) for inner, message in _problems(found, value)]
+        return problems
+
+    async def list_resources(self) -> list[mcp.types.Resource]:
+        """Every static resource the server lists now (all pages)."""
+        resources: list[mcp.types.Resource] = []
+        cursor: str | None = None
+        while True:
+            page = await self._once_more_if_version_refused(
+                lambda: self.sdk.list_resources(cursor=cursor)
+            )
+            resources += page.resources
+            cursor = page.next_cursor
+            if cursor is None:
+                return resources
+
+    async def list_resource_templates(self) -> list[mcp.types.ResourceTemplate]:
+        """Every resource template the server lists now (all pages)."""
+        templates: list[mcp.types.ResourceTemplate] = []
+        cursor: str | None = None
+        while True:
+            page = await self._once_more_if_version_refused(
+                lambda: self.sdk.list_resource_templates(cursor=cursor)
+            )
+            templates += page.resource_templates
+            cursor = page.next_cursor
+            if cursor is None:
+                return templates
 
     async def list_tools(self) -> list[mcp.types.Tool]:
         """Every tool the server lists now (all pages); the typed methods need no listing."""

@@ -21,7 +21,10 @@ parameters; a tool with an outputSchema returns its typed result (checked agains
 schema: ContractError names the JSON pointer), any other tool its content blocks.
 `isError` raises ToolCallError; arguments the inputSchema refuses raise ArgumentError
 before anything is sent (`validate=False` sends them anyway). `client.prompts` has one
-method per prompt. `client.sdk` is the `mcp.Client` underneath."""
+method per prompt. `client.resources` has one method per static resource and resource
+template (`read_<name>`, a template's variables as typed keyword parameters, checked
+against their schemas and expanded into the URI), each returning the contents read.
+`client.sdk` is the `mcp.Client` underneath."""
 
 from __future__ import annotations
 
@@ -31,7 +34,14 @@ from typing import cast as _cast
 import mcp as _mcp
 import mcp.types as _mcp_types
 
-from ._client import ArgumentError, BaseClient, ClientError, ContractError, ToolCallError
+from ._client import (
+    ArgumentError,
+    BaseClient,
+    ClientError,
+    ContractError,
+    ResourceContents,
+    ToolCallError,
+)
 from .types import CodeReviewPromptLanguage
 
 __all__ = [
@@ -39,6 +49,7 @@ __all__ = [
     "Client",
     "ClientError",
     "ContractError",
+    "ResourceContents",
     "ToolCallError",
     "connect_http",
     "connect_in_process",
@@ -56,6 +67,8 @@ _TOOL_SCHEMAS: dict[str, dict[str, _Any]] = {
         }
     }
 }
+# Each resource template's text and variable schemas (x-mcp-codegen-schema), by name.
+_RESOURCE_TEMPLATES: dict[str, dict[str, _Any]] = {}
 
 
 class ClientTools:
@@ -97,16 +110,35 @@ class ClientPrompts:
         )
 
 
+class ClientResources:
+    """One method per static resource and resource template; each returns the contents
+    read (a text or blob item each, as the server sent them: a reader may answer with
+    several, and with text or bytes whatever the mimeType says)."""
+
+    def __init__(self, client: BaseClient) -> None:
+        self._mcp_client = client
+
+    async def list_all(self) -> list[_mcp_types.Resource]:
+        """Every static resource the server lists now (resources/list, all pages)."""
+        return await self._mcp_client.list_resources()
+
+    async def list_templates(self) -> list[_mcp_types.ResourceTemplate]:
+        """Every template the server lists now (resources/templates/list, all pages)."""
+        return await self._mcp_client.list_resource_templates()
+
+
 class Client(BaseClient):
-    """A connected client: `tools`, `prompts` (resources will get their own attribute)."""
+    """A connected client: `tools`, `prompts`, `resources`."""
 
     TOOL_SCHEMAS = _TOOL_SCHEMAS
+    RESOURCE_TEMPLATES = _RESOURCE_TEMPLATES
     SERVER_MODULE = "server"
 
     def __init__(self, sdk: _mcp.Client, *, validate: bool = True) -> None:
         super().__init__(sdk, validate=validate)
         self.tools = ClientTools(self)
         self.prompts = ClientPrompts(self)
+        self.resources = ClientResources(self)
 
     @classmethod
     def own_server(cls) -> _Any:
