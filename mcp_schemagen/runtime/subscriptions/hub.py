@@ -20,9 +20,12 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from ..store import Store, StoreUnavailable
 from .notices import Notice, decode, encode
+
+if TYPE_CHECKING:  # a stdio server never loads the store (tests/runtime/test_startup_imports)
+    from ..store import Store
 
 Listener = Callable[[Notice], None]
 PUBLISH_PATIENCE_SECONDS = 15.0
@@ -115,6 +118,8 @@ class Hub:
             if self._store is None:
                 self.heard(raw)
                 continue
+            from ..store import StoreUnavailable  # loaded already: a store is bound
+
             give_up = time.monotonic() + PUBLISH_PATIENCE_SECONDS
             while True:
                 try:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -30,10 +30,12 @@ from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INVALID_PARAMS
 from ..session import Session
 from ..shorten import shorten
-from ..store import Store
 from .announce import serving
 from .hub import Hub
 from .notices import LIST_KINDS, META_SUBSCRIPTION_ID, UPDATED, Notice, notification
+
+if TYPE_CHECKING:  # a stdio server never loads the store
+    from ..store import Store
 
 # SubscriptionFilter's list-changed flags, by the kind each asks for.
 FILTER_FLAGS: tuple[tuple[str, str], ...] = (
