@@ -287,9 +287,11 @@ def read_station_latest(
 def complete_weather_briefing_city(
     *, value: str, arguments: CompletionArguments
 ) -> CompletionReturn:
-    """Values for argument 'city' of prompt 'weather_briefing' that complete
-    `value` (the text typed so far); `arguments` holds the arguments already chosen.
-    The first 100 are sent.
+    """Completions of argument 'city' of prompt
+    'weather_briefing'.
+
+    `value` is the text typed so far, `arguments` the arguments already chosen;
+    the first 100 values returned are sent.
     """
     typed = value.casefold()
     return [city for city in KNOWN_CITIES if city.casefold().startswith(typed)]

@@ -37,9 +37,9 @@ class CompiledCompleter:
         what = "argument" if self.kind == "prompt" else "variable"
         owner = "prompt" if self.kind == "prompt" else "resource template"
         return docstring_literal(
-            f"Values for {what} {self.argument!r} of {owner} {self.owner!r} that complete\n"
-            "`value` (the text typed so far); `arguments` holds the arguments already chosen.\n"
-            "The first 100 are sent."
+            f"Completions of {what} {self.argument!r} of {owner}\n{self.owner!r}.\n\n"
+            "`value` is the text typed so far, `arguments` the arguments already chosen;\n"
+            "the first 100 values returned are sent."
         )
 
 
@@ -61,7 +61,8 @@ def compile_completers(
             wanted.append(("resource", resource.key, base, variable))
     compiled = []
     for kind, owner, base, argument in wanted:
-        name = f"complete_{base}_{python_identifier(argument).lstrip('_')}"
+        # After the prefix a keyword needs no escape: "class" completes as ..._class.
+        name = f"complete_{base}_{python_identifier(argument).strip('_') or 'argument'}"
         function = functions.claim(name if name not in functions.used else name + "_completion")
         compiled.append(CompiledCompleter(kind, owner, argument, function))
     return compiled
