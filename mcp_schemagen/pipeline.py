@@ -26,6 +26,7 @@ from mcp_schemagen.check.resource_checks import (
 )
 from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.compile.compiler import compile_tools
+from mcp_schemagen.compile.completions import compile_completers
 from mcp_schemagen.compile.prompts import compile_prompts
 from mcp_schemagen.compile.resources import compile_resources, taken_names
 from mcp_schemagen.diagnostics import (
@@ -218,7 +219,9 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     if has_errors(problems):
         raise BuildError(problems)
     prompts = compile_prompts(prompt_sources, tools)
-    resources = compile_resources(resource_sources, config.root, *taken_names(tools, prompts))
+    functions, types = taken_names(tools, prompts)
+    resources = compile_resources(resource_sources, config.root, functions, types)
+    completers = compile_completers(prompts, resources, functions)
     inputs = input_digests(config)
     provenance = {k: v for k, v in inputs.items() if k != "mcp-codegen"}
     previous = read_manifest(config.package_dir)
@@ -229,11 +232,12 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         partial(previous.reusable, config.package_dir) if previous else no_reuse,
         prompts,
         resources,
+        completers,
     )
     files = rendered.files
     if config.protocol_models:
         files += protocol_model_files(config, progress)
-    handler_spec = handler_module_spec(config, tools, prompts, resources)
+    handler_spec = handler_module_spec(config, tools, prompts, resources, completers)
     shown = tool_label(config.root, config.package_dir / HANDLERS_MODULE)
     handlers, merge_warnings = handlers_file(config.package_dir, handler_spec, shown, previous)
     warnings = [d for d in problems if d.level is Level.WARNING]

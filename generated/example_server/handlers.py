@@ -29,6 +29,8 @@ from example_server.api import (
 from example_server.types import WeatherForecastDay
 
 from .types import (
+    CompletionArguments,
+    CompletionReturn,
     CreateOrderCustomer,
     CreateOrderItem,
     GetWeatherUnits,
@@ -43,6 +45,9 @@ from .types import (
     WeatherBriefingPromptStyle,
     WeatherForecastOutput,
 )
+
+# The cities the briefing prompt's completion offers (the argument accepts any city).
+KNOWN_CITIES = ("Oslo", "Bergen", "Berlin", "Bern", "Bordeaux", "Tromsø", "Trondheim")
 
 _CONDITIONS: tuple[Literal["sunny", "cloudy", "rain", "snow"], ...] = ("sunny", "cloudy", "rain", "snow")
 
@@ -276,3 +281,17 @@ def read_station_latest(
     if units == "fahrenheit":
         return json.dumps({"station": station, "temperature": celsius * 9 / 5 + 32, "units": units})
     return json.dumps({"station": station, "temperature": celsius, "units": "celsius"})
+
+
+# mcp-codegen completion: "prompt weather_briefing city"
+def complete_weather_briefing_city(
+    *, value: str, arguments: CompletionArguments
+) -> CompletionReturn:
+    """Completions of argument 'city' of prompt
+    'weather_briefing'.
+
+    `value` is the text typed so far, `arguments` the arguments already chosen;
+    the first 100 values returned are sent.
+    """
+    typed = value.casefold()
+    return [city for city in KNOWN_CITIES if city.casefold().startswith(typed)]

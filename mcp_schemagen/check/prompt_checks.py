@@ -17,6 +17,7 @@ from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.prompts import PromptSource
 from mcp_schemagen.naming import python_identifier
+from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.prompts.table import SCHEMA_KEY
 from mcp_schemagen.runtime.protocol import BY_NAME, REVISIONS
 
@@ -133,6 +134,15 @@ def _check_arguments(source: PromptSource, accepted: frozenset[str]) -> list[Dia
         if "required" in argument and not isinstance(argument["required"], bool):
             problems.append(
                 error(source.file, pointer_join(at, "required"), "required must be true or false")
+            )
+        if COMPLETE_KEY in argument and not isinstance(argument[COMPLETE_KEY], bool):
+            problems.append(
+                error(
+                    source.file,
+                    pointer_join(at, COMPLETE_KEY),
+                    "must be true (a completion handler for this argument in handlers.py)"
+                    " or false (complete from its schema's enum)",
+                )
             )
         if SCHEMA_KEY in argument:
             problems += _check_argument_schema(

@@ -20,6 +20,7 @@ from mcp_schemagen.load import specs
 from mcp_schemagen.load.resource_content import read_content
 from mcp_schemagen.load.resources import ResourceSource
 from mcp_schemagen.naming import python_identifier
+from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.protocol import BY_NAME
 from mcp_schemagen.runtime.resources.revisions import (
     RESOURCE_FIELDS,
@@ -30,7 +31,7 @@ from mcp_schemagen.runtime.resources.table import FILE_KEY, SCHEMA_KEY
 from mcp_schemagen.runtime.resources.uri_template import UriTemplate, UriTemplateError
 
 _STATIC = frozenset().union(*RESOURCE_FIELDS.values()) | {FILE_KEY}
-_TEMPLATE = frozenset().union(*TEMPLATE_FIELDS.values()) | {SCHEMA_KEY}
+_TEMPLATE = frozenset().union(*TEMPLATE_FIELDS.values()) | {SCHEMA_KEY, COMPLETE_KEY}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _STRINGS = "URI template variables are strings"
 
@@ -79,12 +80,16 @@ def _check_fields(source: ResourceSource) -> list[Diagnostic]:
     known, what = (_TEMPLATE, "resource template") if source.is_template else (_STATIC, "resource")
     problems = []
     for key in source.definition:
-        if key in known or (key.startswith("x-") and key not in {FILE_KEY, SCHEMA_KEY}):
+        ours = {FILE_KEY, SCHEMA_KEY, COMPLETE_KEY}
+        if key in known or (key.startswith("x-") and key not in ours):
             continue
-        if key in {FILE_KEY, SCHEMA_KEY}:
+        if key in ours:
             message = (
                 f"{key} belongs on a resource template (its variables' schemas)"
                 if key == SCHEMA_KEY
+                else f"{key} belongs on a resource template (the variables completed by a"
+                " handler): a static resource has no arguments to complete"
+                if key == COMPLETE_KEY
                 else f"{key} belongs on a static resource (uri): a template's content comes"
                 " from its reader"
             )
@@ -176,6 +181,7 @@ def _check_template(source: ResourceSource, accepted: frozenset[str]) -> list[Di
                 )
             )
         python_names[python_name] = variable
+    problems += _check_complete(source, template.names)
     schemas = source.definition.get(SCHEMA_KEY, {})
     at = pointer_join(source.pointer, SCHEMA_KEY)
     if not isinstance(schemas, dict):
@@ -198,6 +204,36 @@ def _check_template(source: ResourceSource, accepted: frozenset[str]) -> list[Di
             )
             continue
         problems += _check_variable_schema(schema, source.file, here, accepted)
+    return problems
+
+
+def _check_complete(source: ResourceSource, variables: Sequence[str]) -> list[Diagnostic]:
+    """``x-mcp-codegen-complete``: the variables that have a completion handler."""
+    if COMPLETE_KEY not in source.definition:
+        return []
+    marked = source.definition[COMPLETE_KEY]
+    at = pointer_join(source.pointer, COMPLETE_KEY)
+    if not isinstance(marked, list):
+        message = (
+            "must be a list of the template's variables that get a completion handler in"
+            f' handlers.py, like ["{variables[0] if variables else "id"}"]'
+        )
+        return [error(source.file, at, message)]
+    problems = []
+    for index, variable in enumerate(marked):
+        here = pointer_join(at, index)
+        if not isinstance(variable, str) or variable not in variables:
+            guess = difflib.get_close_matches(str(variable), variables, n=1)
+            hint = (
+                f"did you mean {guess[0]!r}?" if guess else f"its variables: {', '.join(variables)}"
+            )
+            problems.append(
+                error(
+                    source.file, here, f"{variable!r} is not a variable of {source.key!r}; {hint}"
+                )
+            )
+        elif marked.index(variable) != index:
+            problems.append(error(source.file, here, f"{variable!r} is listed twice"))
     return problems
 
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mcp_schemagen.compile.completions import (
+    COMPLETION_PARAMETERS,
+    COMPLETION_TYPES,
+    CompiledCompleter,
+)
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
 from mcp_schemagen.compile.prompts import PROMPT_TYPES, CompiledPrompt
 from mcp_schemagen.compile.resources import RESOURCE_TYPES, CompiledResource, readers
@@ -17,15 +22,17 @@ def handler_module_spec(
     tools: Sequence[CompiledTool],
     prompts: Sequence[CompiledPrompt] = (),
     resources: Sequence[CompiledResource] = (),
+    completers: Sequence[CompiledCompleter] = (),
 ) -> HandlerModuleSpec:
-    """One handler per tool, per prompt and per resource reader (tools first, then prompts,
-    then readers, each in file order), and the generated import of exactly the types they
+    """One handler per tool, per prompt, per resource reader and per completion handler
+    (in that order, each in file order), and the generated import of exactly the types they
     name."""
     reading = readers(resources)
     used = sorted(
         {name for tool in tools for name in tool.type_references()}
         | {name for prompt in prompts for name in prompt.type_references()}
         | {name for resource in reading for name in resource.type_references()}
+        | (set(COMPLETION_TYPES) if completers else set())
     )
     imports = f"from .types import {', '.join(used)}" if used else ""
     kinds = (
@@ -84,6 +91,17 @@ def handler_module_spec(
         for resource in reading
         if resource.function is not None
     ]
+    handlers += [
+        HandlerSpec(
+            function=completer.function,
+            tool=completer.key,
+            parameters=COMPLETION_PARAMETERS,
+            returns=completer.returns,
+            docstring=completer.docstring(),
+            kind="completion",
+        )
+        for completer in completers
+    ]
     type_names = frozenset(
         [
             *CONTENT_TYPES,
@@ -91,6 +109,7 @@ def handler_module_spec(
             *(PROMPT_TYPES if prompts else ()),
             *(alias.name for prompt in prompts for alias in prompt.aliases),
             *(RESOURCE_TYPES if reading else ()),
+            *(COMPLETION_TYPES if completers else ()),
             *(alias.name for resource in resources for alias in resource.aliases),
         ]
     )

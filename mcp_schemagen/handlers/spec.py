@@ -22,7 +22,8 @@ class HandlerSpec:
     parameters: str  # source of the parameter list, e.g. "*, city: str, units: Units = 'c'"
     returns: str  # source of the return annotation
     docstring: str | None  # source of a string literal, used for new stubs only
-    kind: str = "tool"  # "tool", "prompt" or "resource": which marker comment names it
+    # "tool", "prompt", "resource" or "completion": which marker comment names it
+    kind: str = "tool"
 
     @property
     def marker(self) -> str:
@@ -32,15 +33,18 @@ class HandlerSpec:
 
 PROMPT_KEY = "prompt:"
 RESOURCE_KEY = "resource:"
+COMPLETION_KEY = "completion:"
+_KIND_KEYS = {"prompt": PROMPT_KEY, "resource": RESOURCE_KEY, "completion": COMPLETION_KEY}
 
 
 def marker_key(kind: str, name: str) -> str:
     """A handler's identity in the merge: a tool's name as it is, a prompt's name behind
-    ``prompt:`` and a resource reader's URI or URI template behind ``resource:`` (a tool
-    name cannot hold ``:``), so a tool, a prompt and a resource may share a name."""
+    ``prompt:``, a resource reader's URI or URI template behind ``resource:`` and a
+    completion handler's ``prompt NAME ARGUMENT`` or ``resource TEMPLATE VARIABLE`` behind
+    ``completion:`` (a tool name cannot hold ``:``), so no two kinds' names meet."""
     if kind == "tool":
         return name
-    return (PROMPT_KEY if kind == "prompt" else RESOURCE_KEY) + name
+    return _KIND_KEYS[kind] + name
 
 
 @dataclass(frozen=True)

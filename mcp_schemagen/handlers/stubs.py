@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from mcp_schemagen.handlers.spec import (
+    COMPLETION_KEY,
     PROMPT_KEY,
     RESOURCE_KEY,
     HandlerModuleSpec,
@@ -21,8 +22,13 @@ ORPHAN_BANNER = (
 MARKER_PREFIX = "# mcp-codegen tool: "
 PROMPT_MARKER_PREFIX = "# mcp-codegen prompt: "
 RESOURCE_MARKER_PREFIX = "# mcp-codegen resource: "
+COMPLETION_MARKER_PREFIX = "# mcp-codegen completion: "
 # The marker prefix of each kind's key prefix (a tool's key has none).
-KEYED_PREFIXES = ((PROMPT_KEY, PROMPT_MARKER_PREFIX), (RESOURCE_KEY, RESOURCE_MARKER_PREFIX))
+KEYED_PREFIXES = (
+    (PROMPT_KEY, PROMPT_MARKER_PREFIX),
+    (RESOURCE_KEY, RESOURCE_MARKER_PREFIX),
+    (COMPLETION_KEY, COMPLETION_MARKER_PREFIX),
+)
 
 
 def marker_comment(key: str) -> str:
@@ -36,7 +42,7 @@ def marker_comment(key: str) -> str:
 
 def marker_prefix(comment: str) -> str | None:
     """Which marker a comment is, if it is one: its prefix."""
-    for prefix in (MARKER_PREFIX, PROMPT_MARKER_PREFIX, RESOURCE_MARKER_PREFIX):
+    for prefix in (MARKER_PREFIX, *(marker for _, marker in KEYED_PREFIXES)):
         if comment.startswith(prefix):
             return prefix
     return None

@@ -11,6 +11,7 @@ from typing import Any
 
 import jinja2
 
+from mcp_schemagen.compile.completions import COMPLETION_TYPES, CompiledCompleter
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
 from mcp_schemagen.compile.prompts import PROMPT_TYPES, CompiledPrompt
 from mcp_schemagen.compile.resources import RESOURCE_TYPES, CompiledResource, readers
@@ -98,6 +99,14 @@ def _server_options(config: Config) -> list[str]:
 Reuse = Callable[[str, str], str | None]
 
 
+def _completer_rows(completers: Sequence[CompiledCompleter], kind: str) -> list[dict[str, str]]:
+    return [
+        {"key_literal": string_literal(c.key), "function_literal": string_literal(c.function)}
+        for c in completers
+        if c.kind == kind
+    ]
+
+
 def no_reuse(relative: str, unformatted: str) -> None:
     return None
 
@@ -117,6 +126,7 @@ def render_package(
     reuse: Reuse = no_reuse,
     prompts: Sequence[CompiledPrompt] = (),
     resources: Sequence[CompiledResource] = (),
+    completers: Sequence[CompiledCompleter] = (),
 ) -> RenderedPackage:
     """Every generated module of the package except the protocol models and handlers.
 
@@ -173,6 +183,8 @@ def render_package(
                 }
                 for r in readers(resources)
             ],
+            prompt_completers=_completer_rows(completers, "prompt"),
+            resource_completers=_completer_rows(completers, "resource"),
             tools=[
                 {
                     "name_literal": string_literal(t.name),
@@ -192,8 +204,10 @@ def render_package(
             exports=[e for t in tools for e in t.exports],
             prompt_types=bool(prompts),
             resource_types=has_readers,
+            completion_types=bool(completers),
             literal_aliases=aliases,
             all_names=[
+                *(COMPLETION_TYPES if completers else ()),
                 *CONTENT_TYPES,
                 *(PROMPT_TYPES if prompts else ()),
                 *(RESOURCE_TYPES if has_readers else ()),

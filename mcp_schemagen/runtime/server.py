@@ -194,8 +194,10 @@ class Server:
         if method == "completion/complete":
             ref = params.get("ref")
             if type(ref) is dict and ref.get("type") == "ref/resource":
-                return self.resources.complete(request_id, params, revision)
-            return self.prompts.complete(request_id, params, revision)
+                return self.resources.complete(
+                    request_id, params, meta, revision, log_rank, session
+                )
+            return self.prompts.complete(request_id, params, meta, revision, log_rank, session)
         if method in SUBSCRIPTION_METHODS:
             return self.subscriptions.route(request_id, method, params, session)
         if method == "server/discover":

@@ -19,6 +19,7 @@ from .. import jsonrpc
 from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
 from ..conversion import for_revision
+from ..core.completion import answer
 from ..core.lifecycle import run_call
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..prompt_result import PromptResult, user
@@ -28,8 +29,6 @@ from ..shorten import shorten
 from ..validation import Validator, compile_validator, describe_errors
 from ..workers import Placement
 from .table import PromptEntry
-
-MAX_COMPLETIONS = 100  # the spec's limit on completion values per response
 
 
 class PromptOutputError(Exception):
@@ -136,9 +135,17 @@ class Prompts:
 
     # ------------------------------------------------------------- completion/complete
 
-    def complete(self, request_id: RequestId, params: dict[str, Any], revision: Revision) -> bytes:
-        """Completion of a prompt argument: its schema's enum values that start with what
-        the user typed (none for an argument without an enum)."""
+    def complete(
+        self,
+        request_id: RequestId,
+        params: dict[str, Any],
+        meta: dict[str, Any] | None,
+        revision: Revision,
+        log_rank: int | None,
+        session: Session,
+    ) -> Reply:
+        """Completion of a prompt argument: by its completion handler, else its schema's
+        enum values that start with what the user typed (core/completion.py)."""
         ref, argument = params.get("ref"), params.get("argument")
         if type(ref) is not dict or ref.get("type") != "ref/prompt":
             kind = ref.get("type") if type(ref) is dict else None
@@ -150,18 +157,22 @@ class Prompts:
         prompt = self._prompt(ref.get("name"))
         if type(argument) is not dict or type(argument.get("name")) is not str:
             raise RpcError(INVALID_PARAMS, "completion/complete needs argument.name, a string")
-        name, prefix = argument["name"], argument.get("value", "")
+        name = argument["name"]
         if name not in prompt.arguments:
             raise _invalid(prompt, name, "not an argument of this prompt")
-        if type(prefix) is not str:
+        if type(argument.get("value", "")) is not str:
             raise RpcError(INVALID_PARAMS, "argument.value must be a string")
-        values = prompt.completions(name, prefix)
-        completion = {
-            "values": values[:MAX_COMPLETIONS],
-            "total": len(values),
-            "hasMore": len(values) > MAX_COMPLETIONS,
-        }
-        return jsonrpc.result(request_id, revision.stamp({"completion": completion}, self._stamp))
+        return answer(
+            prompt.completers.get(name),
+            lambda prefix: prompt.completions(name, prefix),
+            request_id,
+            params,
+            meta,
+            revision,
+            log_rank,
+            session,
+            self._stamp,
+        )
 
 
 def prompt_result(value: Any, revision: Revision) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from ..core.completion import Completer, completer_key
 from ..protocol import ordered
 from ..workers import runs_in_worker
 
@@ -41,6 +42,7 @@ class PromptEntry:
     schemas: Mapping[str, Mapping[str, Any]]  # JSON name -> the argument's JSON Schema
     is_async: bool
     in_worker: bool
+    completers: Mapping[str, Completer]  # argument -> its completion handler, if any
 
     def completions(self, argument: str, prefix: str) -> list[str]:
         """The enum values of ``argument`` that start with ``prefix``, in schema order."""
@@ -52,7 +54,10 @@ def load_prompts(
     data: Mapping[str, PromptRow],
     handlers: Mapping[str, Callable[..., Any]],
     revisions: Iterable[str],
+    completers: Mapping[str, Callable[..., Any]] | None = None,
 ) -> tuple[PromptEntry, ...]:
+    """``completers``: completion handlers by ``completer_key("prompt", NAME, ARGUMENT)``."""
+    completers = completers or {}
     chosen = ordered(revisions)
     table = []
     for name, row in data.items():
@@ -69,6 +74,14 @@ def load_prompts(
         arguments = [a for a in definition.get("arguments", []) if isinstance(a, dict)]
         handler = handlers[name]
         is_async = inspect.iscoroutinefunction(handler)
+        argument_completers = {}
+        for argument in arguments:
+            completer = completers.get(completer_key("prompt", name, argument["name"]))
+            if completer is not None:
+                label = f"prompt {name!r} argument {argument['name']!r}"
+                argument_completers[argument["name"]] = Completer(
+                    completer, label, inspect.iscoroutinefunction(completer)
+                )
         table.append(
             PromptEntry(
                 name=name,
@@ -79,6 +92,7 @@ def load_prompts(
                 schemas={a["name"]: a[SCHEMA_KEY] for a in arguments if SCHEMA_KEY in a},
                 is_async=is_async,
                 in_worker=runs_in_worker(handler, is_async),
+                completers=argument_completers,
             )
         )
     return tuple(table)

@@ -24,6 +24,7 @@ from typing import Any
 from .. import jsonrpc
 from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
+from ..core.completion import answer
 from ..core.lifecycle import run_call
 from ..core.listing import CACHE_SCOPES, ListCaching
 from ..jsonrpc import Reply, RequestId, RpcError
@@ -36,7 +37,6 @@ from .result import ResourceResult
 from .revisions import not_found
 from .table import ResourceEntry
 
-MAX_COMPLETIONS = 100  # the spec's limit on completion values per response
 READER_CACHING = ListCaching(0, "private")
 
 
@@ -139,9 +139,17 @@ class Resources:
 
     # ------------------------------------------------------------- completion/complete
 
-    def complete(self, request_id: RequestId, params: dict[str, Any], revision: Revision) -> bytes:
-        """Completion of a template variable: its schema's enum values that start with what
-        the user typed (none for a variable without an enum)."""
+    def complete(
+        self,
+        request_id: RequestId,
+        params: dict[str, Any],
+        meta: dict[str, Any] | None,
+        revision: Revision,
+        log_rank: int | None,
+        session: Session,
+    ) -> Reply:
+        """Completion of a template variable: by its completion handler, else its schema's
+        enum values that start with what the user typed (core/completion.py)."""
         ref, argument = params.get("ref"), params.get("argument")
         assert type(ref) is dict
         key = ref.get("uri")
@@ -154,18 +162,22 @@ class Resources:
             )
         if type(argument) is not dict or type(argument.get("name")) is not str:
             raise RpcError(INVALID_PARAMS, "completion/complete needs argument.name, a string")
-        name, prefix = argument["name"], argument.get("value", "")
+        name = argument["name"]
         if name not in resource.variables:
             raise _invalid(resource, name, "not a variable of this template")
-        if type(prefix) is not str:
+        if type(argument.get("value", "")) is not str:
             raise RpcError(INVALID_PARAMS, "argument.value must be a string")
-        values = resource.completions(name, prefix)
-        completion = {
-            "values": values[:MAX_COMPLETIONS],
-            "total": len(values),
-            "hasMore": len(values) > MAX_COMPLETIONS,
-        }
-        return jsonrpc.result(request_id, revision.stamp({"completion": completion}, self._stamp))
+        return answer(
+            resource.completers.get(name),
+            lambda prefix: resource.completions(name, prefix),
+            request_id,
+            params,
+            meta,
+            revision,
+            log_rank,
+            session,
+            self._stamp,
+        )
 
 
 class ReaderJob:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
+from ..core.completion import Completer, completer_key
 from ..protocol import ordered
 from ..workers import runs_in_worker
 from .revisions import publish_resource
@@ -52,6 +53,7 @@ class ResourceEntry:
     schemas: Mapping[str, Mapping[str, Any]]  # variable -> its JSON Schema
     is_async: bool
     in_worker: bool
+    completers: Mapping[str, Completer]  # variable -> its completion handler, if any
 
     def completions(self, variable: str, prefix: str) -> list[str]:
         """The enum values of ``variable`` that start with ``prefix``, in schema order."""
@@ -63,8 +65,11 @@ def load_resources(
     data: Iterable[ResourceRow],
     handlers: Mapping[str, Callable[..., Any]],
     revisions: Iterable[str],
+    completers: Mapping[str, Callable[..., Any]] | None = None,
 ) -> tuple[ResourceEntry, ...]:
-    """``handlers``: a reader by uri or uriTemplate (none for a resource read from a file)."""
+    """``handlers``: a reader by uri or uriTemplate (none for a resource read from a file);
+    ``completers``: completion handlers by ``completer_key("resource", TEMPLATE, VARIABLE)``."""
+    completers = completers or {}
     chosen = ordered(revisions)
     table = []
     for row in data:
@@ -83,6 +88,14 @@ def load_resources(
         is_async = handler is not None and inspect.iscoroutinefunction(handler)
         contents = row.get("contents")
         schemas = definition.get(SCHEMA_KEY, {})
+        variable_completers = {}
+        for variable in row["variables"]:
+            completer = completers.get(completer_key("resource", key, variable))
+            if completer is not None:
+                label = f"resource template {key!r} variable {variable!r}"
+                variable_completers[variable] = Completer(
+                    completer, label, inspect.iscoroutinefunction(completer)
+                )
         table.append(
             ResourceEntry(
                 key=key,
@@ -96,6 +109,7 @@ def load_resources(
                 schemas=schemas if isinstance(schemas, dict) else {},
                 is_async=is_async,
                 in_worker=handler is not None and runs_in_worker(handler, is_async),
+                completers=variable_completers,
             )
         )
     return tuple(table)

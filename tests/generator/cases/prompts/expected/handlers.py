@@ -8,7 +8,13 @@ code may use (content, results, errors, the context) is in `.api`.
 
 from __future__ import annotations
 
-from .types import CodeReviewPromptLanguage, PromptReturn, ToolReturn
+from .types import (
+    CodeReviewPromptLanguage,
+    CompletionArguments,
+    CompletionReturn,
+    PromptReturn,
+    ToolReturn,
+)
 
 
 # mcp-codegen tool: "summarize"
@@ -40,3 +46,14 @@ def code_review(
         language: The language the code is written in.
     """
     raise NotImplementedError("code_review")
+
+
+# mcp-codegen completion: "prompt greet class"
+def complete_greet_class(*, value: str, arguments: CompletionArguments) -> CompletionReturn:
+    """Completions of argument 'class' of prompt
+    'greet'.
+
+    `value` is the text typed so far, `arguments` the arguments already chosen;
+    the first 100 values returned are sent.
+    """
+    raise NotImplementedError("prompt greet class")

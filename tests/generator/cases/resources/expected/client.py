@@ -7,7 +7,7 @@
 # input: protocol 2025-11-25 sha256=268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 # input: protocol 2026-07-28 sha256=ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 # input: pyproject.toml sha256=b5357fbccdcddddbafa17997fd59d9fc407312605e1f3a7dba3464baf8da5711
-# input: resources/docs.yaml sha256=f06f366f9747913605e53f9d1dcecaa4eab98d9180e6a26cfe4a06bbdb3e1e08
+# input: resources/docs.yaml sha256=ecbd61056b1cb431a40bb2764a1d6ec309bc6d5797e23934c901a424c85e6e88
 # input: tools/summarize.json sha256=392051f003b9dfe8f9a77c5ffcf922d3e35dd7ac24849ef468a107bd17f2bec2
 
 """A typed client of resource-server, on the official MCP SDK (the package's

@@ -9,7 +9,13 @@ is in `.api`.
 
 from __future__ import annotations
 
-from .types import ForecastResourceUnits, ResourceReturn, ToolReturn
+from .types import (
+    CompletionArguments,
+    CompletionReturn,
+    ForecastResourceUnits,
+    ResourceReturn,
+    ToolReturn,
+)
 
 
 # mcp-codegen tool: "summarize"
@@ -33,3 +39,14 @@ def read_forecast(*, city: str, units: ForecastResourceUnits | None = None) -> R
         units: Temperature units.
     """
     raise NotImplementedError("weather://forecast/{city}{?units}")
+
+
+# mcp-codegen completion: "resource weather://forecast/{city}{?units} city"
+def complete_forecast_city(*, value: str, arguments: CompletionArguments) -> CompletionReturn:
+    """Completions of variable 'city' of resource template
+    'weather://forecast/{city}{?units}'.
+
+    `value` is the text typed so far, `arguments` the arguments already chosen;
+    the first 100 values returned are sent.
+    """
+    raise NotImplementedError("resource weather://forecast/{city}{?units} city")
