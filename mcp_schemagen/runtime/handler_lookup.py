@@ -17,13 +17,15 @@ from typing import Any
 
 
 class HandlerNotFound(LookupError):
-    """The handler module lacks the function the dispatch table names for a tool."""
+    """The handler module lacks the function the dispatch table names for a tool, prompt,
+    resource reader or completion."""
 
 
 def handler_functions(
-    module: ModuleType, functions: Mapping[str, str]
+    module: ModuleType, functions: Mapping[str, str], kind: str = "tool"
 ) -> dict[str, Callable[..., Any]]:
-    """Tool name -> its handler, for ``functions`` (tool name -> generated function name)."""
+    """Key -> its handler, for ``functions`` (key -> generated function name); ``kind``
+    ("tool", "prompt", "resource", "completion") names the marker the function carries."""
     namespace = vars(module)
     found: dict[str, Callable[..., Any]] = {}
     for tool, function in functions.items():
@@ -31,8 +33,8 @@ def handler_functions(
         if not _defined_in(handler, module):
             shown = "nothing" if handler is None else f"{type(handler).__name__} {handler!r}"
             raise HandlerNotFound(
-                f"tool {tool!r}: {module.__name__} must define the handler function "
-                f"{function!r} (marked `# mcp-codegen tool: ...` above it), but that name is "
+                f"{kind} {tool!r}: {module.__name__} must define the handler function "
+                f"{function!r} (marked `# mcp-codegen {kind}: ...` above it), but that name is "
                 f"bound to {shown[:200]}; run `mcp-codegen build`, which writes a stub for it, "
                 "or keep the name for the handler (a decorator must return the function, or "
                 "wrap it with functools.wraps)"

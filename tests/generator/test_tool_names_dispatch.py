@@ -98,3 +98,7 @@ def test_the_lookup_takes_only_the_modules_own_functions() -> None:
         with pytest.raises(HandlerNotFound, match=f"tool 't': fake_handlers must define the "
                            f"handler function '{function}'"):  # fmt: skip
             handler_functions(module, {"t": function})
+    # A prompt's, a reader's or a completion's missing function names its own marker.
+    for kind in ("prompt", "resource", "completion"):
+        with pytest.raises(HandlerNotFound, match=f"{kind} 'k': .* `# mcp-codegen {kind}: ...`"):
+            handler_functions(module, {"k": "missing"}, kind)

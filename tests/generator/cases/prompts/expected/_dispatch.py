@@ -159,6 +159,7 @@ PROMPTS: tuple[PromptEntry, ...] = load_prompts(
             "greet": "greet",
             "code_review": "code_review",
         },
+        "prompt",
     ),
     REVISIONS,
     # "prompt NAME ARGUMENT" -> its completion handler (marked `# mcp-codegen completion: ...`).
@@ -167,6 +168,7 @@ PROMPTS: tuple[PromptEntry, ...] = load_prompts(
         {
             "prompt greet class": "complete_greet_class",
         },
+        "completion",
     ),
 )
 

@@ -150,6 +150,7 @@ RESOURCES: tuple[ResourceEntry, ...] = load_resources(
             "weather://stations/latest": "read_latest_readings",
             "weather://forecast/{city}{?units}": "read_forecast",
         },
+        "resource",
     ),
     REVISIONS,
     # "resource TEMPLATE VARIABLE" -> its completion handler (`# mcp-codegen completion: ...`).
@@ -158,6 +159,7 @@ RESOURCES: tuple[ResourceEntry, ...] = load_resources(
         {
             "resource weather://forecast/{city}{?units} city": "complete_forecast_city",
         },
+        "completion",
     ),
 )
 
