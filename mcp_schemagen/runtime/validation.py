@@ -95,3 +95,24 @@ def too_deep(value: Any) -> list[str] | None:
         f"the arguments: arrays and objects nest more than {MAX_DEPTH} levels deep, "
         f"the most this server accepts (depth)"
     ]
+
+
+class LazyValidators:
+    """Validators of named strings (prompt arguments, template variables), each compiled
+    on first use, as a tool's are, and kept by ``key``."""
+
+    __slots__ = ("_by_key",)
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple[str, str], Validator] = {}
+
+    def reasons(self, key: tuple[str, str], schema: Mapping[str, Any], value: Any) -> str | None:
+        """Why ``value`` fails ``schema`` (the paths left out: the value is one string),
+        or None when it is valid."""
+        validator = self._by_key.get(key)
+        if validator is None:
+            validator = self._by_key[key] = compile_validator(schema)
+        if validator.is_valid(value):
+            return None
+        problems = describe_errors(validator, value)
+        return "; ".join(p.split(": ", 1)[-1] for p in problems) or "does not match its schema"

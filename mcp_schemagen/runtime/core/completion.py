@@ -12,7 +12,6 @@ sequence of strings fails the request with -32603, logged, never the server.
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,7 +21,7 @@ from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
 from ..session import Session
 from ..shorten import shorten
 from ..workers import Placement, runs_in_worker
-from .lifecycle import run_call
+from .lifecycle import handler_error, run_call
 
 # Where the author asks for a completion handler: true on a prompt argument (beside its
 # x-mcp-codegen-schema), a list of variable names on a resource template. Never published.
@@ -77,17 +76,9 @@ class Completer:
         self.placement = Placement(handler) if runs_in_worker(handler, is_async) else None
 
     def failure(self, exc: BaseException) -> Any:
-        print(f"completion handler of {self.label} raised:", file=sys.stderr)
-        traceback.print_exception(exc, file=sys.stderr)
-        try:
-            text = str(exc) or type(exc).__name__
-        except Exception:
-            text = type(exc).__name__
-        if isinstance(exc, NotImplementedError):
-            message = f"Completion of {self.label} is not implemented yet ({text})"
-        else:
-            message = f"Completion of {self.label} failed: {text}"
-        raise RpcError(INTERNAL_ERROR, shorten(message))
+        raise handler_error(
+            f"completion handler of {self.label}", f"Completion of {self.label}", exc
+        )
 
     def response(
         self, value: Any, request_id: RequestId, revision: Revision, stamp: Mapping[str, Any]

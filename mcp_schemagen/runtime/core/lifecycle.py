@@ -15,7 +15,9 @@ from ``failure``) and how a return value becomes the result.
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
+import traceback
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
@@ -24,8 +26,9 @@ from ..asking.interaction import Channel, Interrupt
 from ..asking.questions import ClientCapabilityMissing
 from ..context import Context, enter, leave
 from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
-from ..protocol import Revision
+from ..protocol import INTERNAL_ERROR, Revision
 from ..session import Session
+from ..shorten import shorten
 from ..workers import Placement, run_in_worker
 from .eager import start_task
 
@@ -173,3 +176,22 @@ async def _raised(exc: BaseException) -> Any:
 
 def _awaitable(value: Any) -> bool:
     return type(value) not in _PLAIN and hasattr(value, "__await__")
+
+
+def handler_error(
+    logged_as: str, subject: str, exc: BaseException, *, unimplemented: str | None = None
+) -> RpcError:
+    """The -32603 error of a prompt, reader or completion handler that raised ``exc``,
+    its traceback on stderr under ``logged_as``; ``subject`` names the job in the message
+    ("Prompt greet", "Completion of prompt 'greet' argument 'city'"), ``unimplemented``
+    the handler when it raised NotImplementedError (default: ``subject``)."""
+    print(f"{logged_as} raised:", file=sys.stderr)
+    traceback.print_exception(exc, file=sys.stderr)
+    try:
+        text = str(exc) or type(exc).__name__
+    except Exception:  # a hostile __str__ still gets its error answered
+        text = type(exc).__name__
+    if isinstance(exc, NotImplementedError):
+        named = unimplemented or subject
+        return RpcError(INTERNAL_ERROR, shorten(f"{named} is not implemented yet ({text})"))
+    return RpcError(INTERNAL_ERROR, shorten(f"{subject} failed: {text}"))

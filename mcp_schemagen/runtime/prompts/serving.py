@@ -11,7 +11,6 @@ handler that raises or returns what no client can be sent is -32603.
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -20,13 +19,13 @@ from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
 from ..conversion import for_revision
 from ..core.completion import answer
-from ..core.lifecycle import run_call
+from ..core.lifecycle import handler_error, run_call
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..prompt_result import PromptResult, user
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
 from ..session import Session
 from ..shorten import shorten
-from ..validation import Validator, compile_validator, describe_errors
+from ..validation import LazyValidators
 from ..workers import Placement
 from .table import PromptEntry
 
@@ -54,7 +53,7 @@ class Prompts:
             self.by_name[prompt.name] = prompt
         self._stamp = stamp
         self.request_state = request_state
-        self._validators: dict[tuple[str, str], Validator] = {}
+        self._validators = LazyValidators()
         self._jobs = {name: PromptJob(prompt) for name, prompt in self.by_name.items()}
 
     # ------------------------------------------------------------- prompts/get
@@ -112,11 +111,9 @@ class Prompts:
             if type(value) is not str:
                 raise _invalid(prompt, key, "must be a string (prompt arguments are strings)")
             if key in prompt.schemas:
-                validator = self._validator(prompt, key)
-                if not validator.is_valid(value):
-                    problems = describe_errors(validator, value)
-                    reasons = "; ".join(p.split(": ", 1)[-1] for p in problems)
-                    raise _invalid(prompt, key, reasons or "does not match its schema")
+                reasons = self._validators.reasons((prompt.name, key), prompt.schemas[key], value)
+                if reasons is not None:
+                    raise _invalid(prompt, key, reasons)
         for key in prompt.arguments:
             if key in prompt.required and key not in arguments:
                 raise RpcError(
@@ -125,13 +122,6 @@ class Prompts:
                     {"argument": key},
                 )
         return {prompt.arguments[key]: value for key, value in arguments.items()}
-
-    def _validator(self, prompt: PromptEntry, argument: str) -> Validator:
-        key = (prompt.name, argument)
-        validator = self._validators.get(key)
-        if validator is None:  # compiled on first use, as a tool's are
-            validator = self._validators[key] = compile_validator(prompt.schemas[argument])
-        return validator
 
     # ------------------------------------------------------------- completion/complete
 
@@ -227,18 +217,6 @@ def _invalid(prompt: PromptEntry, argument: str, reason: str) -> RpcError:
     )
 
 
-def _failure(prompt: PromptEntry, exc: BaseException) -> RpcError:
-    print(f"prompt {prompt.name!r} raised:", file=sys.stderr)
-    traceback.print_exception(exc, file=sys.stderr)
-    try:
-        text = str(exc) or type(exc).__name__
-    except Exception:
-        text = type(exc).__name__
-    if isinstance(exc, NotImplementedError):
-        return RpcError(INTERNAL_ERROR, f"Prompt {prompt.name} is not implemented yet ({text})")
-    return RpcError(INTERNAL_ERROR, f"Prompt {prompt.name} failed: {shorten(text)}")
-
-
 class PromptJob:
     """A prompt as the call lifecycle runs it: a failure is a -32603 error, a return value
     becomes the revision's GetPromptResult."""
@@ -252,7 +230,7 @@ class PromptJob:
         self.placement = Placement(prompt.handler) if prompt.in_worker else None
 
     def failure(self, exc: BaseException) -> Any:
-        raise _failure(self.prompt, exc)
+        raise handler_error(f"prompt {self.prompt.name!r}", f"Prompt {self.prompt.name}", exc)
 
     def response(
         self, value: Any, request_id: RequestId, revision: Revision, stamp: Mapping[str, Any]

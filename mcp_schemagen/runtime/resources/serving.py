@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import sys
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -25,13 +24,13 @@ from .. import jsonrpc
 from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
 from ..core.completion import answer
-from ..core.lifecycle import run_call
+from ..core.lifecycle import handler_error, run_call
 from ..core.listing import CACHE_SCOPES, ListCaching
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
 from ..session import Session
 from ..shorten import shorten
-from ..validation import Validator, compile_validator, describe_errors
+from ..validation import LazyValidators
 from ..workers import Placement
 from .result import ResourceResult
 from .revisions import not_found
@@ -71,7 +70,7 @@ class Resources:
         self._stamp = stamp
         self._caching = caching
         self.request_state = request_state
-        self._validators: dict[tuple[str, str], Validator] = {}
+        self._validators = LazyValidators()
         self._placements = {
             r.key: Placement(r.handler) for r in resources if r.in_worker and r.handler
         }
@@ -123,19 +122,11 @@ class Resources:
     ) -> dict[str, Any]:
         for name, value in variables.items():
             if name in resource.schemas:
-                validator = self._validator(resource, name)
-                if not validator.is_valid(value):
-                    problems = describe_errors(validator, value)
-                    reasons = "; ".join(p.split(": ", 1)[-1] for p in problems)
-                    raise _invalid(resource, name, reasons or "does not match its schema")
+                schema = resource.schemas[name]
+                reasons = self._validators.reasons((resource.key, name), schema, value)
+                if reasons is not None:
+                    raise _invalid(resource, name, reasons)
         return {resource.variables[name]: value for name, value in variables.items()}
-
-    def _validator(self, resource: ResourceEntry, variable: str) -> Validator:
-        key = (resource.key, variable)
-        validator = self._validators.get(key)
-        if validator is None:  # compiled on first use, as a tool's are
-            validator = self._validators[key] = compile_validator(resource.schemas[variable])
-        return validator
 
     # ------------------------------------------------------------- completion/complete
 
@@ -195,17 +186,12 @@ class ReaderJob:
         self.placement = placement
 
     def failure(self, exc: BaseException) -> Any:
-        print(f"resource reader for {self.resource.key!r} raised:", file=sys.stderr)
-        traceback.print_exception(exc, file=sys.stderr)
-        try:
-            text = str(exc) or type(exc).__name__
-        except Exception:
-            text = type(exc).__name__
-        if isinstance(exc, NotImplementedError):
-            message = f"Resource {self.resource.key} is not implemented yet ({text})"
-        else:
-            message = f"Reading resource {self.uri} failed: {text}"
-        raise RpcError(INTERNAL_ERROR, shorten(message))
+        raise handler_error(
+            f"resource reader for {self.resource.key!r}",
+            f"Reading resource {self.uri}",
+            exc,
+            unimplemented=f"Resource {self.resource.key}",
+        )
 
     def response(
         self, value: Any, request_id: RequestId, revision: Revision, stamp: Mapping[str, Any]
