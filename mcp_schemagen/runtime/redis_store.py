@@ -19,8 +19,8 @@ never uses it needs no ``redis`` package. Keys (all under ``prefix``):
 
 Every setting that decides behaviour is set here, never left to redis-py's defaults,
 which changed between majors (8 brought a 5 s socket timeout and a 100-connection pool):
-short commands share a pool with an explicit command timeout that waits for a free
-connection rather than failing; blocking reads (XREAD BLOCK, BLPOP) and the subscriber
+short commands share a pool with an explicit command timeout, and a caller waits (up to
+``POOL_WAIT_SECONDS``) for a free connection rather than failing; blocking reads (XREAD BLOCK, BLPOP) and the subscriber
 each use a connection of their own, bounded by an explicit deadline, so the number of
 waiting streams is bounded by nothing but Redis's client limit. Lost connections are
 reopened with backoff; the subscriber resubscribes. Errors reach callers as
@@ -46,6 +46,10 @@ from .store import Event, Store, StoreUnavailable, lost_call_events
 COMMAND_TIMEOUT_SECONDS = 5.0  # one short command, from sending to its answer
 CONNECT_TIMEOUT_SECONDS = 2.0
 POOL_SIZE = 64  # connections for short commands; more callers wait for one
+# How long a caller waits for a free pooled connection: a queue behind a burst (a thousand
+# resumed streams at once), not a sign that Redis is gone (that fails on the socket), so
+# longer than one command's timeout.
+POOL_WAIT_SECONDS = 15.0
 IDLE_BLOCKING = 32  # blocking-read connections kept open for reuse
 LEASE_SECONDS = 6.0  # a call's owner is presumed dead this long after its last renewal
 RENEW_SECONDS = 2.0
@@ -89,7 +93,7 @@ class RedisStore(Store):
         pool = redis.BlockingConnectionPool.from_url(
             url,
             max_connections=POOL_SIZE,
-            timeout=COMMAND_TIMEOUT_SECONDS,  # waiting for a free connection
+            timeout=POOL_WAIT_SECONDS,  # waiting for a free connection
             socket_timeout=COMMAND_TIMEOUT_SECONDS,
             socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
             socket_keepalive=True,
