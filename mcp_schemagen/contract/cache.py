@@ -46,18 +46,22 @@ def cache_change(
     """A cache line when some revision's clients receive other bytes for this definition.
     ``old_published``: the old definition is one revision's published form already (a saved
     listing), so it is unchanged when any revision's new form has the same bytes."""
-    before = {r: _bytes(publish(BY_NAME[r], old.definition)) for r in revisions}
-    after = {r: _bytes(publish(BY_NAME[r], new.definition)) for r in revisions}
+    first = {r: publish(BY_NAME[r], old.definition) for r in revisions}
+    second = {r: publish(BY_NAME[r], new.definition) for r in revisions}
+    before = {r: _bytes(v) for r, v in first.items()}
+    after = {r: _bytes(v) for r, v in second.items()}
     if old_published:
         saved = _bytes(old.definition)
         if saved in after.values():
             return []
         changed = list(revisions)
+        first = {r: old.definition for r in revisions}
     else:
         changed = [r for r in revisions if before[r] != after[r]]
     if not changed:
         return []
-    fields = _changed_fields(old.definition, new.definition)
+    # Named from what is published: a field no client receives is not the change.
+    fields = list(dict.fromkeys(f for r in changed for f in _changed_fields(first[r], second[r])))
     said = f"{', '.join(fields) or 'key order'} changed: the listing bytes differ for "
     said += f"revision{'s' * (len(changed) > 1)} {', '.join(changed)}"
     return [Change(new.file, new.pointer, Category.CACHE, said)]
