@@ -140,3 +140,17 @@ def test_against_saved_resources_and_templates_listings(
         for line in out
     ), out
     assert "templates.json: holds no resources/list result: resources are not compared" in err
+
+
+def test_the_readme_example(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    moved = {**README, "uri": "file:///docs/readme.md"}
+    renamed = {
+        **ORDERS,
+        "uriTemplate": "shop://orders/{order}{?fields}",
+        "x-mcp-codegen-schema": {"order": {"type": "string"}},
+    }
+    _write(project, moved, renamed)
+    code, out, _ = _run(capsys, "--against", "HEAD", str(project))
+    readme = Path(__file__).parents[2] / "README.md"
+    shown = readme.read_text(encoding="utf-8").split("$ mcp-codegen breaking --against HEAD\n")[1]
+    assert code == 1 and out == shown.split("\n$ echo")[0].splitlines()
