@@ -79,6 +79,24 @@ def _parts(template: UriTemplate) -> tuple[list[Any], dict[str, str]]:
     return path, queries
 
 
+def _explained(old: list[Any], new: list[Any], gone: set[str]) -> bool:
+    """The paths differ only where a variable was renamed, which is said already (two
+    variables swapped are not: old URIs still match, with the values exchanged)."""
+    if [_shape(p) for p in old] != [_shape(p) for p in new]:
+        return False
+    names = zip(_names(old), _names(new), strict=True)
+    return all(before == after or before in gone for before, after in names)
+
+
+def _shape(part: Any) -> Any:
+    """A path part without its variables' names: what a URI's shape depends on."""
+    return part if isinstance(part, str) else (part[0], tuple(v[1:] for v in part[1]))
+
+
+def _names(path: list[Any]) -> list[str]:
+    return [v[0] for part in path if not isinstance(part, str) for v in part[1]]
+
+
 def _uri_template(old: Definition, new: Definition) -> list[Change]:
     before, after = old.definition.get("uriTemplate"), new.definition.get("uriTemplate")
     if before == after:
@@ -93,7 +111,8 @@ def _uri_template(old: Definition, new: Definition) -> list[Change]:
     changes: list[Change] = []
     old_names = {name for part in old_path if isinstance(part, tuple) for name, *_ in part[1]}
     new_names = {name for part in new_path if isinstance(part, tuple) for name, *_ in part[1]}
-    for name in sorted((old_names | old_queries.keys()) - (new_names | new_queries.keys())):
+    gone = (old_names | old_queries.keys()) - (new_names | new_queries.keys())
+    for name in sorted(gone):
         said = f"variable {name!r} removed or renamed from the uriTemplate: URIs that set it"
         said += " no longer match, and typed clients pass it by name"
         changes.append(Change(new.file, at, Category.BREAKING_CALLERS, said))
@@ -102,7 +121,7 @@ def _uri_template(old: Definition, new: Definition) -> list[Change]:
             said = f"query variable {name!r} moved from {{{old_queries[name]}}} to "
             said += f"{{{new_queries[name]}}}: URIs that set it no longer match"
             changes.append(Change(new.file, at, Category.BREAKING_CALLERS, said))
-    if old_path != new_path:
+    if not _explained(old_path, new_path, gone):
         said = f"uriTemplate {before!r} → {after!r}: its literal text or path variables"
         said += " changed, so URIs of the old template no longer match"
         changes.append(Change(new.file, at, Category.BREAKING_CALLERS, said))

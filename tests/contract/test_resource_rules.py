@@ -164,6 +164,13 @@ TEMPLATE_TABLE = [
         id="path-variable-added",
     ),
     pytest.param(
+        _with(TEMPLATE, uriTemplate="file:///logs/{date}/{level}"),
+        _with(TEMPLATE, uriTemplate="file:///logs/{level}/{date}"),
+        {BREAKING},
+        True,
+        id="path-variables-swapped",
+    ),
+    pytest.param(
         TEMPLATE,
         _with(TEMPLATE, uriTemplate="file:///logs/{date}{?level,limit}"),
         {COMPATIBLE},
