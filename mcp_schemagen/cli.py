@@ -255,18 +255,22 @@ def _breaking_parser(
         parents=[common],
         help="say which schema changes break clients (for pre-commit and CI)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Compare the project's tool and prompt files with those at a git revision\n"
-        "(read through git; nothing is checked out) or with a saved tools/list result of a\n"
-        "deployed server, and print one line per change:\n\n"
+        description="Compare the project's tool, prompt and resource files with those at a git\n"
+        "revision (read through git; nothing is checked out) or with a saved tools/list,\n"
+        "prompts/list, resources/list or resources/templates/list result of a deployed\n"
+        "server, and print one line per change:\n\n"
         "    FILE#/POINTER: CATEGORY: what changed\n\n"
         "categories:\n"
-        "  breaking (callers)           a call that worked is refused: tool removed, new\n"
+        "  breaking (callers)           a call that worked is refused: tool, prompt or\n"
+        "                               resource removed, a uri or uriTemplate changed, new\n"
         "                               required argument, accepted values narrowed\n"
         "  breaking (result consumers)  results no longer match what consumers relied on\n"
         "  safety                       an annotation hint loosened, required scopes changed\n"
-        "  compatible                   widened inputs, new optional arguments, new tools\n"
-        "  cache                        the tools/list or prompts/list bytes changed for a\n"
-        "                               revision the project speaks (prompt caches go stale)\n"
+        "  compatible                   widened inputs, new optional arguments, new tools,\n"
+        "                               prompts and resources\n"
+        "  cache                        the bytes of tools/list, prompts/list, resources/list\n"
+        "                               or resources/templates/list changed for a revision\n"
+        "                               the project speaks (prompt caches go stale)\n"
         "  unknown                      cannot be decided (a changed pattern, not, if, ...)\n\n"
         "Exit 1 when a failing category is present: breaking and safety, or the list in\n"
         "`breaking-fail` of [tool.mcp-codegen]; 2 on invalid input. Accept a deliberate\n"
@@ -280,7 +284,8 @@ def _breaking_parser(
         required=True,
         metavar="REF|FILE",
         help="a git revision (HEAD, main, origin/main, a tag or commit), or a JSON file "
-        "holding a saved tools/list (or prompts/list) result; a file of that name wins",
+        "holding a saved tools/list, prompts/list, resources/list or resources/templates/list "
+        "result; a file of that name wins",
     )
     breaking.add_argument(
         "--format", choices=("text", "json"), default="text", help="output (default: text)"

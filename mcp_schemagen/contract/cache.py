@@ -8,9 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_schemagen.contract.changes import Category, Change
-from mcp_schemagen.contract.snapshot import Definition
+from mcp_schemagen.contract.snapshot import LISTINGS, Definition, key_of
 from mcp_schemagen.diagnostics import pointer_join
 from mcp_schemagen.runtime.protocol import BY_NAME, Revision
+from mcp_schemagen.runtime.resources.revisions import publish_resource as _publish_resource
 
 Publisher = Callable[[Revision, dict[str, Any]], dict[str, Any]]
 
@@ -21,6 +22,12 @@ def publish_tool(revision: Revision, definition: dict[str, Any]) -> dict[str, An
 
 def publish_prompt(revision: Revision, definition: dict[str, Any]) -> dict[str, Any]:
     return revision.publish_prompt(definition)[0]
+
+
+def publish_resource(revision: Revision, definition: dict[str, Any]) -> dict[str, Any]:
+    """A resource or template as resources/list or resources/templates/list sends it: its
+    ``x-`` keys (content file, variable schemas) are never published."""
+    return _publish_resource(definition, revision)[0]
 
 
 def _bytes(value: Any) -> bytes:
@@ -39,18 +46,22 @@ def cache_change(
     """A cache line when some revision's clients receive other bytes for this definition.
     ``old_published``: the old definition is one revision's published form already (a saved
     listing), so it is unchanged when any revision's new form has the same bytes."""
-    before = {r: _bytes(publish(BY_NAME[r], old.definition)) for r in revisions}
-    after = {r: _bytes(publish(BY_NAME[r], new.definition)) for r in revisions}
+    first = {r: publish(BY_NAME[r], old.definition) for r in revisions}
+    second = {r: publish(BY_NAME[r], new.definition) for r in revisions}
+    before = {r: _bytes(v) for r, v in first.items()}
+    after = {r: _bytes(v) for r, v in second.items()}
     if old_published:
         saved = _bytes(old.definition)
         if saved in after.values():
             return []
         changed = list(revisions)
+        first = {r: old.definition for r in revisions}
     else:
         changed = [r for r in revisions if before[r] != after[r]]
     if not changed:
         return []
-    fields = _changed_fields(old.definition, new.definition)
+    # Named from what is published: a field no client receives is not the change.
+    fields = list(dict.fromkeys(f for r in changed for f in _changed_fields(first[r], second[r])))
     said = f"{', '.join(fields) or 'key order'} changed: the listing bytes differ for "
     said += f"revision{'s' * (len(changed) > 1)} {', '.join(changed)}"
     return [Change(new.file, new.pointer, Category.CACHE, said)]
@@ -61,25 +72,30 @@ def _changed_fields(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 
 def listing_changes(
-    kind: str, old: list[Definition], new: list[Definition], revisions: tuple[str, ...]
+    kind: str,
+    old: list[Definition],
+    new: list[Definition],
+    revisions: tuple[str, ...],
+    key: str = "name",
 ) -> list[Change]:
     """Added, removed and reordered entries change the listing too."""
-    old_names = [d.name for d in old]
-    new_names = [d.name for d in new]
+    noun, method = LISTINGS[kind]
+    old_names = [key_of(d, key) for d in old]
+    new_names = [key_of(d, key) for d in new]
     changes = []
     for item in new:
-        if item.name not in old_names:
-            said = f"{kind[:-1]} {item.name!r} added to {kind}/list"
+        if key_of(item, key) not in old_names:
+            said = f"{noun} {key_of(item, key)!r} added to {method}"
             changes.append(Change(item.file, item.pointer, Category.CACHE, said))
     for item in old:
-        if item.name not in new_names:
-            said = f"{kind[:-1]} {item.name!r} removed from {kind}/list"
+        if key_of(item, key) not in new_names:
+            said = f"{noun} {key_of(item, key)!r} removed from {method}"
             changes.append(Change(item.file, item.pointer, Category.CACHE, said))
     kept_old = [n for n in old_names if n in new_names]
     kept_new = [n for n in new_names if n in old_names]
     if kept_old != kept_new:
-        said = f"order of {kind}/list changed, for revisions {', '.join(revisions)}"
-        changes.append(Change(f"{kind}/list", "", Category.CACHE, said))
+        said = f"order of {method} changed, for revisions {', '.join(revisions)}"
+        changes.append(Change(method, "", Category.CACHE, said))
     return changes
 
 

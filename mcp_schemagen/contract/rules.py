@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_schemagen.contract import cache, prompt_rules, tool_rules
+from mcp_schemagen.contract import cache, prompt_rules, resource_rules, tool_rules
 from mcp_schemagen.contract.changes import Change
 from mcp_schemagen.contract.snapshot import Definition, Snapshot, by_name
 
@@ -18,20 +18,41 @@ class KindRules:
     added: Callable[[Definition], list[Change]]
     changed: Callable[[Definition, Definition], list[Change]]
     publish: cache.Publisher
-    signature: str  # the field that tells a rename: same value under another name
+    # The fields that tell a rename: the same value under another key.
+    signature: tuple[str, ...]
+    key: str = "name"  # what pairs old and new: a static resource is read by its uri
 
 
-# Resources join here (and in sources.KINDS) once the project has them.
+# One entry per kind of sources.KINDS.
 KIND_RULES: dict[str, KindRules] = {
     "tools": KindRules(
-        tool_rules.removed, tool_rules.added, tool_rules.changed, cache.publish_tool, "inputSchema"
+        tool_rules.removed,
+        tool_rules.added,
+        tool_rules.changed,
+        cache.publish_tool,
+        ("inputSchema",),
     ),
     "prompts": KindRules(
         prompt_rules.removed,
         prompt_rules.added,
         prompt_rules.changed,
         cache.publish_prompt,
-        "arguments",
+        ("arguments",),
+    ),
+    "resources": KindRules(
+        resource_rules.removed,
+        resource_rules.added,
+        resource_rules.changed,
+        cache.publish_resource,
+        ("name", resource_rules.FILE_KEY),
+        key="uri",
+    ),
+    "resourceTemplates": KindRules(
+        resource_rules.template_removed,
+        resource_rules.template_added,
+        resource_rules.template_changed,
+        cache.publish_resource,
+        ("uriTemplate",),
     ),
 }
 
@@ -41,7 +62,8 @@ def compare(old: Snapshot, new: Snapshot, revisions: tuple[str, ...]) -> list[Ch
     for kind, rules in KIND_RULES.items():
         if kind not in old.kinds or kind not in new.kinds:
             continue  # not read on one side (a saved tools/list has no prompts)
-        before, after = by_name(old.kinds[kind]), by_name(new.kinds[kind])
+        before = by_name(old.kinds[kind], rules.key)
+        after = by_name(new.kinds[kind], rules.key)
         for name, item in before.items():
             if name in after:
                 changes += rules.changed(item, after[name])
@@ -55,17 +77,24 @@ def compare(old: Snapshot, new: Snapshot, revisions: tuple[str, ...]) -> list[Ch
             c for name, item in after.items() if name not in before for c in rules.added(item)
         ]
         changes += cache.listing_changes(
-            kind, list(before.values()), list(after.values()), revisions
+            kind, list(before.values()), list(after.values()), revisions, rules.key
         )
     return changes
 
 
 def _renamed(
-    old: Definition, after: dict[str, Definition], before: dict[str, Definition], field: str
+    old: Definition,
+    after: dict[str, Definition],
+    before: dict[str, Definition],
+    fields: tuple[str, ...],
 ) -> str | None:
-    """A new definition with the same signature as a removed one: most likely a rename."""
-    signature: Any = old.definition.get(field)
-    for name, item in after.items():
-        if name not in before and signature is not None and item.definition.get(field) == signature:
-            return name
+    """A new definition with the same signature as a removed one: most likely a rename
+    (the key it is found under now)."""
+    for field in fields:
+        signature: Any = old.definition.get(field)
+        if signature is None:
+            continue
+        for key, item in after.items():
+            if key not in before and item.definition.get(field) == signature:
+                return key
     return None

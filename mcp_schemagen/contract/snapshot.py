@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Definition:
-    """One tool or prompt (or, once they exist, resource) definition and where it is."""
+    """One tool, prompt, resource or resource template definition and where it is."""
 
     file: str
     pointer: str
@@ -23,7 +23,8 @@ class Definition:
 @dataclass(frozen=True)
 class Snapshot:
     """What was read: the project at a git revision, as it is now, or a saved listing.
-    ``kinds`` maps "tools", "prompts" (and later "resources") to their definitions in
+    ``kinds`` maps "tools", "prompts", "resources" and "resourceTemplates" (the fields of
+    their list results) to their definitions in
     listing order; a kind that was not read (a saved tools/list has no prompts) is absent.
     ``published``: the definitions are as a server published them, not as authored."""
 
@@ -33,10 +34,28 @@ class Snapshot:
     warnings: list[str] = field(default_factory=list)
 
 
-def by_name(definitions: list[Definition]) -> dict[str, Definition]:
-    """The first definition of each name (the build refuses duplicates)."""
+def key_of(item: Definition, field: str = "name") -> str | None:
+    """What pairs a definition with its other version: its name, or a static resource's
+    uri (what callers read it by)."""
+    value = item.definition.get(field)
+    return value if isinstance(value, str) else None
+
+
+def by_name(definitions: list[Definition], field: str = "name") -> dict[str, Definition]:
+    """The first definition of each name (or other key ``field``; the build refuses
+    duplicates)."""
     named: dict[str, Definition] = {}
     for item in definitions:
-        if item.name is not None:
-            named.setdefault(item.name, item)
+        key = key_of(item, field)
+        if key is not None:
+            named.setdefault(key, item)
     return named
+
+
+# Each kind's singular noun and the method that lists it.
+LISTINGS: dict[str, tuple[str, str]] = {
+    "tools": ("tool", "tools/list"),
+    "prompts": ("prompt", "prompts/list"),
+    "resources": ("resource", "resources/list"),
+    "resourceTemplates": ("resource template", "resources/templates/list"),
+}

@@ -1,5 +1,5 @@
 """Read a snapshot: the project's files as they are, at a git revision, or a saved
-tools/list result. Files are parsed by load/tools.py, so a file reads the same from disk
+tools/list, prompts/list, resources/list or resources/templates/list result. Files are parsed by load/tools.py, so a file reads the same from disk
 and from git."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.contract import git
-from mcp_schemagen.contract.snapshot import Definition, Snapshot
+from mcp_schemagen.contract.snapshot import LISTINGS, Definition, Snapshot
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, error
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.load.prompts import load_prompts, prompts_in
+from mcp_schemagen.load.resources import ResourceSource, load_resources, resources_in
 from mcp_schemagen.load.tools import (
     MAX_FILE_BYTES,
     definitions_of,
@@ -22,12 +23,27 @@ from mcp_schemagen.load.tools import (
     tools_in,
 )
 
-# Each kind the contract covers: its pyproject globs and how a parsed file is read.
-# Resources join here (and in rules.KIND_RULES) once the project has them.
 Shape = Callable[[Any, str], tuple[list[Any], list[Diagnostic]]]
+
+
+def _resources_of(templates: bool) -> Shape:
+    """Resource files mix static resources and templates: each kind takes its own."""
+
+    def shape(document: Any, label: str) -> tuple[list[ResourceSource], list[Diagnostic]]:
+        sources, problems = resources_in(document, label)
+        return [s for s in sources if s.is_template is templates], problems
+
+    return shape
+
+
+# Each kind the contract covers (named as the field of its list result, as a saved
+# listing holds it): its pyproject globs and how a parsed file is read. One entry each in
+# rules.KIND_RULES.
 KINDS: dict[str, tuple[Callable[[Config], tuple[str, ...]], Shape]] = {
     "tools": (lambda config: config.tool_globs, tools_in),
     "prompts": (lambda config: config.prompt_globs, prompts_in),
+    "resources": (lambda config: config.resource_globs, _resources_of(templates=False)),
+    "resourceTemplates": (lambda config: config.resource_globs, _resources_of(templates=True)),
 }
 
 
@@ -43,10 +59,19 @@ def read_current(config: Config) -> Snapshot:
     prompts, prompt_problems = load_prompts(
         config.root, config.prompt_globs, allow_outside=config.allow_outside
     )
-    problems = [p for p in tool_problems + prompt_problems if p.level is Level.ERROR]
+    resources, resource_problems = load_resources(
+        config.root, config.resource_globs, allow_outside=config.allow_outside
+    )
+    found = tool_problems + prompt_problems + resource_problems
+    problems = [p for p in found if p.level is Level.ERROR]
     if problems:
         raise BuildError(problems)
-    kinds = {"tools": _definitions(tools), "prompts": _definitions(prompts)}
+    kinds = {
+        "tools": _definitions(tools),
+        "prompts": _definitions(prompts),
+        "resources": _definitions(r for r in resources if not r.is_template),
+        "resourceTemplates": _definitions(r for r in resources if r.is_template),
+    }
     return Snapshot("the working tree", kinds)
 
 
@@ -71,13 +96,14 @@ def read_revision(config: Config, reference: str) -> Snapshot:
             # An old file the build would refuse now is compared without it, and said.
             warnings += [f"{d} (at {reference})" for d in problems if d.level is Level.ERROR]
         kinds[kind] = found
-    return Snapshot(reference, kinds, warnings=warnings)
+    # Resources and templates share their files: a file's problem is said once.
+    return Snapshot(reference, kinds, warnings=list(dict.fromkeys(warnings)))
 
 
 def read_listing(path: Path) -> Snapshot:
-    """A saved tools/list (or prompts/list) result of a deployed server: the JSON-RPC
-    response, its result, or the bare ``{"tools": [...]}``. Only the kinds it holds are
-    compared."""
+    """A saved tools/list, prompts/list, resources/list or resources/templates/list result
+    of a deployed server: the JSON-RPC response, its result, or the bare
+    ``{"tools": [...]}``. Only the kinds it holds are compared."""
     label = path.name
     try:
         document = json.loads(path.read_bytes())
@@ -93,9 +119,10 @@ def read_listing(path: Path) -> Snapshot:
     }
     if not listed:
         message = (
-            'not a saved tools/list or prompts/list result: expected {"tools": [...]}, '
-            '{"prompts": [...]} or a JSON-RPC response holding one (an existing file is '
-            "read as a listing, never as a git revision)"
+            "not a saved tools/list, prompts/list, resources/list or resources/templates/list"
+            ' result: expected {"tools": [...]}, {"prompts": [...]}, {"resources": [...]},'
+            ' {"resourceTemplates": [...]} or a JSON-RPC response holding one (an existing'
+            " file is read as a listing, never as a git revision)"
         )
         raise BuildError([error(label, at, message)])
     kinds: dict[str, list[Definition]] = {}
@@ -105,7 +132,7 @@ def read_listing(path: Path) -> Snapshot:
             raise BuildError(problems)
         kinds[kind] = [Definition(label, at + s.pointer, s.definition) for s in sources]
     warnings = [
-        f"{label}: holds no {kind}/list result: {kind} are not compared"
+        f"{label}: holds no {LISTINGS[kind][1]} result: {LISTINGS[kind][0]}s are not compared"
         for kind in KINDS
         if kind not in listed
     ]

@@ -239,7 +239,10 @@ def test_a_file_that_is_not_a_listing_is_exit_2(
     listing = tmp_path / "other.json"
     listing.write_text('{"name": "order"}', encoding="utf-8")
     code, _, err = _run(capsys, "--against", str(listing), str(project))
-    assert code == 2 and "other.json#: error: not a saved tools/list or prompts/list result" in err
+    assert (
+        code == 2
+        and "other.json#: error: not a saved tools/list, prompts/list, resources/list" in err
+    )
 
 
 def test_the_command_line_entry_and_its_help(project: Path) -> None:
