@@ -87,7 +87,7 @@ def read_revision(config: Config, reference: str) -> Snapshot:
         for file in revision.files(globs(config)):
             label = file.relative
             if file.problem or file.size > MAX_FILE_BYTES:
-                said = file.problem or f"{file.size:,} bytes, more than a tool file may hold"
+                said = file.problem or f"{file.size:,} bytes, more than a schema file may hold"
                 warnings.append(f"{label}: not read at {reference}: {said}")
                 continue
             parsed = parse_bytes(revision.read(file), label, as_json=label.endswith(".json"))
