@@ -312,8 +312,9 @@ def _allow_outside_argument(command: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-codegen",
-        description="Compile MCP tool schema files and the official protocol schemas into a "
-        "typed Python MCP server package. Configure it in [tool.mcp-codegen] of pyproject.toml.",
+        description="Compile MCP tool, prompt and resource schema files and the official "
+        "protocol schemas into a typed Python MCP server package (and its typed client). "
+        "Configure it in [tool.mcp-codegen] of pyproject.toml.",
         epilog="Exit codes: 0 ok, 1 stale (check) or a failing change (breaking), 2 invalid "
         "input, 3 handler module conflict.",
     )
