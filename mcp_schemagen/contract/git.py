@@ -76,6 +76,12 @@ class Revision:
                 found.append(self._followed(relative, path, tree))
         return sorted(found, key=lambda f: f.relative)
 
+    def project_file(self, relative: str) -> bytes | None:
+        """A file of the project (not followed if it is a link) at this revision, or None."""
+        path = self.prefix + relative
+        mode, _ = self._tree().get(path, (_SYMLINK_MODE, 0))
+        return None if mode == _SYMLINK_MODE else self._blob(path)
+
     def _tree(self) -> dict[str, tuple[str, int]]:
         """path -> (mode, size) of every file at this revision."""
         listed = _git(self.top, "ls-tree", "-r", "-z", "-l", "--full-tree", self.commit)

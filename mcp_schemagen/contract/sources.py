@@ -5,14 +5,21 @@ and from git."""
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.contract import git
 from mcp_schemagen.contract.snapshot import LISTINGS, Definition, Snapshot
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, error
-from mcp_schemagen.load.config import Config
+from mcp_schemagen.load.config import (
+    DEFAULT_PROMPT_GLOBS,
+    DEFAULT_RESOURCE_GLOBS,
+    DEFAULT_TOOL_GLOBS,
+    Config,
+)
 from mcp_schemagen.load.prompts import load_prompts, prompts_in
 from mcp_schemagen.load.resources import ResourceSource, load_resources, resources_in
 from mcp_schemagen.load.tools import (
@@ -78,10 +85,11 @@ def read_current(config: Config) -> Snapshot:
 def read_revision(config: Config, reference: str) -> Snapshot:
     """The project's definition files at a git revision, read with git (nothing is
     checked out); the project may be a folder inside the repository. Files are chosen by
-    the current configuration's globs."""
+    the globs of that revision's own pyproject.toml, so a project that moved its files
+    since compares the files it had then."""
     revision = git.Revision.open(config.root, reference)
     kinds: dict[str, list[Definition]] = {}
-    warnings: list[str] = []
+    config, warnings = _config_at(revision, config)
     for kind, (globs, shape) in KINDS.items():
         found: list[Definition] = []
         for file in revision.files(globs(config)):
@@ -98,6 +106,49 @@ def read_revision(config: Config, reference: str) -> Snapshot:
         kinds[kind] = found
     # Resources and templates share their files: a file's problem is said once.
     return Snapshot(reference, kinds, warnings=list(dict.fromkeys(warnings)))
+
+
+# The pyproject keys of the globs, with the defaults load/config.py gives them.
+_GLOB_DEFAULTS = {
+    "tools": DEFAULT_TOOL_GLOBS,
+    "prompts": DEFAULT_PROMPT_GLOBS,
+    "resources": DEFAULT_RESOURCE_GLOBS,
+}
+
+
+def _config_at(revision: git.Revision, config: Config) -> tuple[Config, list[str]]:
+    """Today's configuration with the file globs the revision's pyproject.toml chose; where
+    that file is missing or unreadable, today's globs, and a warning that says so."""
+    where = f"pyproject.toml at {revision.reference}"
+    raw = revision.project_file("pyproject.toml")
+    if raw is None:
+        return config, [f"{where}: not there; files chosen by today's globs"]
+    try:
+        section = tomllib.loads(raw.decode("utf-8")).get("tool", {}).get("mcp-codegen")
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return config, [f"{where}: not valid TOML ({exc}); files chosen by today's globs"]
+    if not isinstance(section, dict):
+        return config, [f"{where}: no [tool.mcp-codegen] table; files chosen by today's globs"]
+    today = {
+        "tools": config.tool_globs,
+        "prompts": config.prompt_globs,
+        "resources": config.resource_globs,
+    }
+    chosen, warnings = {}, []
+    for key, default in _GLOB_DEFAULTS.items():
+        globs = section.get(key, list(default))
+        if isinstance(globs, list) and all(isinstance(g, str) for g in globs):
+            chosen[key] = tuple(globs)
+        else:
+            chosen[key] = today[key]
+            warnings.append(f"{where}#/tool/mcp-codegen/{key}: not a list of globs; today's used")
+    changed = replace(
+        config,
+        tool_globs=chosen["tools"],
+        prompt_globs=chosen["prompts"],
+        resource_globs=chosen["resources"],
+    )
+    return changed, warnings
 
 
 def read_listing(path: Path) -> Snapshot:

@@ -203,6 +203,37 @@ def test_an_old_file_the_build_would_refuse_is_left_out_and_said(
     assert "tools/broken.json#: error: not valid JSON" in err and "(at HEAD)" in err
 
 
+def test_files_at_a_revision_are_chosen_by_that_revisions_globs(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The tools moved to another folder since HEAD, and the globs with them: HEAD's files
+    # are those its own pyproject.toml chose, so nothing reads as removed.
+    (project / "tools").rename(project / "definitions")
+    moved = PYPROJECT + 'tools = ["definitions/*.json"]\n'
+    (project / "pyproject.toml").write_text(moved, encoding="utf-8")
+    assert _run(capsys, "--against", "HEAD", str(project))[:2] == (0, "")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "moved")
+    (project / "definitions").rename(project / "tools")
+    (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    _narrowed(project)
+    code, out, _ = _run(capsys, "--against", "HEAD", str(project))
+    assert code == 1 and NARROWED in out.splitlines()
+    assert "removed" not in out
+
+
+def test_an_unreadable_pyproject_at_the_revision_falls_back_to_todays_globs(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "pyproject.toml").write_text(PYPROJECT + 'tools = "tools/*.json"\n')
+    _git(project, "commit", "-qam", "a string, not a list")
+    (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    _narrowed(project)
+    code, out, err = _run(capsys, "--against", "HEAD", str(project))
+    assert code == 1 and NARROWED in out.splitlines()
+    assert "pyproject.toml at HEAD#/tool/mcp-codegen/tools: not a list of globs" in err
+
+
 @pytest.mark.parametrize("reference", ["no-such-branch", "HEAD~5"])
 def test_an_unknown_revision_is_exit_2(
     project: Path, capsys: pytest.CaptureFixture[str], reference: str
