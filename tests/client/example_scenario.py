@@ -148,7 +148,23 @@ async def run(transport: str, mode: str, url: str | None) -> None:
         )
         assert prompt == raw_prompt
         print("prompt weather_briefing", len(prompt.messages))
+        await complete_arguments(client)
         await read_resources(client)
+
+
+async def complete_arguments(client: Client) -> None:
+    styles = await client.complete_prompt("weather_briefing", "style", "p")
+    raw = await client.sdk.complete(
+        types.PromptReference(type="ref/prompt", name="weather_briefing"),
+        {"name": "style", "value": "p"},
+    )
+    assert styles == raw.completion, (styles, raw)
+    stations = await client.complete_template("station-latest", "station", "b", {"units": "x"})
+    print("completed", sorted(styles.values), stations.values)
+    try:
+        await client.complete_template("nowhere", "station", "b")
+    except ValueError as error:
+        print("completion refused locally", error)
 
 
 async def read_resources(client: Client) -> None:

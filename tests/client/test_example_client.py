@@ -66,6 +66,8 @@ def assert_every_call(output: str, mode: str) -> None:
     assert "refused locally [('/location', " in output
     assert "refused by the server True" in output
     assert "prompt weather_briefing 2" in output
+    assert "completed ['pirate', 'plain'] ['bergen-florida']" in output
+    assert "completion refused locally no resource template 'nowhere'" in output
     assert (
         "listed ['docs://example/units'] ['weather://stations/{station}/latest{?units}']" in output
     )

@@ -243,6 +243,40 @@ class BaseClient:
             problems += [(pointer + inner, message) for inner, message in _problems(found, value)]
         return problems
 
+    async def complete_prompt(
+        self, prompt: str, argument: str, value: str, context: Mapping[str, str] | None = None
+    ) -> mcp.types.Completion:
+        """completion/complete of prompt `prompt`'s `argument` typed so far as `value`
+        (`context`: the arguments already chosen): the server's suggestions."""
+        reference = mcp.types.PromptReference(type="ref/prompt", name=prompt)
+        return await self._complete(reference, argument, value, context)
+
+    async def complete_template(
+        self, template: str, variable: str, value: str, context: Mapping[str, str] | None = None
+    ) -> mcp.types.Completion:
+        """completion/complete of resource template `template`'s `variable` typed so far as
+        `value` (`context`: the variables already chosen): the server's suggestions."""
+        if template not in self.RESOURCE_TEMPLATES:
+            known = ", ".join(sorted(self.RESOURCE_TEMPLATES)) or "none"
+            raise ValueError(f"no resource template {template!r} (this server's: {known})")
+        uri = self.RESOURCE_TEMPLATES[template]["uriTemplate"]
+        reference = mcp.types.ResourceTemplateReference(type="ref/resource", uri=uri)
+        return await self._complete(reference, variable, value, context)
+
+    async def _complete(
+        self,
+        reference: mcp.types.PromptReference | mcp.types.ResourceTemplateReference,
+        name: str,
+        value: str,
+        context: Mapping[str, str] | None,
+    ) -> mcp.types.Completion:
+        argument = {"name": name, "value": value}
+        chosen = dict(context) if context else None
+        result = await self._once_more_if_version_refused(
+            lambda: self.sdk.complete(reference, argument, context_arguments=chosen)
+        )
+        return result.completion
+
     async def list_resources(self) -> list[mcp.types.Resource]:
         """Every static resource the server lists now (all pages)."""
         resources: list[mcp.types.Resource] = []

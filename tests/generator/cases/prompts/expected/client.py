@@ -24,7 +24,8 @@ before anything is sent (`validate=False` sends them anyway). `client.prompts` h
 method per prompt. `client.resources` has one method per static resource and resource
 template (`read_<name>`, a template's variables as typed keyword parameters, checked
 against their schemas and expanded into the URI), each returning the contents read.
-`client.sdk` is the `mcp.Client` underneath."""
+`client.complete_prompt(...)` and `client.complete_template(...)` ask the server to
+complete an argument or a variable. `client.sdk` is the `mcp.Client` underneath."""
 
 from __future__ import annotations
 
