@@ -17,6 +17,9 @@ from mcp_schemagen.runtime.resources.uri_template import UriTemplate, UriTemplat
 __all__ = ["FILE_KEY", "added", "changed", "removed", "template_added", "template_changed"]
 
 _QUERY = ("?", "&")  # the operators whose variables are read by name, in any order
+# Reserved expansions keep a comma in a value: a variable added after one would take what
+# followed the comma, so old URIs would match with other values.
+_RESERVED = ("+", "#")
 
 
 def removed(old: Definition, renamed_to: str | None) -> list[Change]:
@@ -79,6 +82,32 @@ def _parts(template: UriTemplate) -> tuple[list[Any], dict[str, str]]:
     return path, queries
 
 
+def _appended(old: list[Any], new: list[Any]) -> tuple[list[Any], list[str]]:
+    """The new path without the variables it adds at the end of an old expression
+    (`{/a}` → `{/a,b}`), and their names. An old URI still matches the new template with the
+    same values: an undefined variable expands to nothing. Not after a reserved expansion
+    or an exploded variable, whose values may hold the separator."""
+    if len(old) != len(new):
+        return new, []
+    trimmed: list[Any] = []
+    added: list[str] = []
+    for before, after in zip(old, new, strict=True):
+        extra = (
+            () if isinstance(before, str) or isinstance(after, str) else after[1][len(before[1]) :]
+        )
+        if (
+            not extra
+            or before[0] != after[0]
+            or before[0] in _RESERVED
+            or any(explode for _, explode, _ in before[1])
+        ):
+            trimmed.append(after)
+            continue
+        trimmed.append((after[0], after[1][: len(before[1])]))
+        added += [name for name, *_ in extra]
+    return trimmed, added
+
+
 def _explained(old: list[Any], new: list[Any], gone: set[str]) -> bool:
     """The paths differ only where a variable was renamed, which is said already (two
     variables swapped are not: old URIs still match, with the values exchanged)."""
@@ -121,10 +150,16 @@ def _uri_template(old: Definition, new: Definition) -> list[Change]:
             said = f"query variable {name!r} moved from {{{old_queries[name]}}} to "
             said += f"{{{new_queries[name]}}}: URIs that set it no longer match"
             changes.append(Change(new.file, at, Category.BREAKING_CALLERS, said))
-    if not _explained(old_path, new_path, gone):
+    trimmed, appended = _appended(old_path, new_path)
+    if not _explained(old_path, trimmed, gone):
         said = f"uriTemplate {before!r} → {after!r}: its literal text or path variables"
         said += " changed, so URIs of the old template no longer match"
         changes.append(Change(new.file, at, Category.BREAKING_CALLERS, said))
+    else:
+        for name in appended:
+            said = f"optional variable {name!r} added at the end of an expression: URIs "
+            said += "without it still match, with the same values"
+            changes.append(Change(new.file, at, Category.COMPATIBLE, said))
     for name in sorted(new_queries.keys() - old_queries.keys() - old_names):
         said = f"optional query variable {name!r} added: URIs without it still match"
         changes.append(Change(new.file, at, Category.COMPATIBLE, said))

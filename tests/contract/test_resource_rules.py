@@ -4,6 +4,7 @@ new definitions and the categories `breaking` gives, and the listing bytes."""
 from __future__ import annotations
 
 import copy
+import itertools
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from mcp_schemagen.contract.changes import Category
 from mcp_schemagen.contract.rules import compare
 from mcp_schemagen.contract.snapshot import Definition, Snapshot
+from mcp_schemagen.runtime.resources.uri_template import UriTemplate
 
 REVISIONS = ("2025-06-18", "2025-11-25")
 RESOURCE: dict[str, Any] = {
@@ -185,6 +187,20 @@ TEMPLATE_TABLE = [
         id="query-operator-changed",
     ),
     pytest.param(
+        _with(TEMPLATE, uriTemplate="file:///logs{/date}{?level}"),
+        _with(TEMPLATE, uriTemplate="file:///logs{/date,part}{?level}"),
+        {COMPATIBLE},
+        True,
+        id="variable-appended-to-a-path-expression",
+    ),
+    pytest.param(
+        _with(TEMPLATE, uriTemplate="file:///logs/{+date}"),
+        _with(TEMPLATE, uriTemplate="file:///logs/{+date,part}"),
+        {BREAKING},
+        True,
+        id="variable-appended-to-a-reserved-expansion",
+    ),
+    pytest.param(
         TEMPLATE,
         _with(TEMPLATE, uriTemplate="file:///logs/{date"),
         {UNKNOWN},
@@ -268,3 +284,33 @@ def test_listing_order_of_resources() -> None:
     assert found == [
         (CACHE, "order of resources/list changed, for revisions 2025-06-18, 2025-11-25")
     ]
+
+
+VALUES = ["1", "a,b", "x/y", "p.q", "k;v=w", "s#t", "u?v&w", "a b", "é", "", "1,2/3.4"]
+
+
+@pytest.mark.parametrize("operator", ["", "+", "#", ".", "/", ";", "?", "&"])
+@pytest.mark.parametrize("old_expression", ["a", "a*", "a:2"])
+def test_a_variable_appended_is_compatible_exactly_when_old_uris_match_the_same(
+    operator: str, old_expression: str
+) -> None:
+    # The verdict against the runtime's own matcher: every URI the old template expands
+    # to (values with each operator's separators) must match the new one with the same
+    # values whenever `breaking` calls the change compatible.
+    before = f"x://s/{{{operator}{old_expression}}}"
+    after = f"x://s/{{{operator}{old_expression},b}}"
+    found = _categories(
+        _snapshot([], [_with(TEMPLATE, uriTemplate=before, **{"x-mcp-codegen-schema": None})]),
+        _snapshot([], [_with(TEMPLATE, uriTemplate=after, **{"x-mcp-codegen-schema": None})]),
+    )
+    compatible = BREAKING not in {c for c, _ in found}
+    old, new = UriTemplate.parse(before), UriTemplate.parse(after)
+    kept = True
+    for value in VALUES:
+        uri = old.expand({"a": value})
+        kept &= old.match(uri) is None or new.match(uri) == old.match(uri)
+    for pair in itertools.product(VALUES[:4], repeat=2):
+        uri = old.expand({"a": ",".join(pair)})
+        kept &= old.match(uri) is None or new.match(uri) == old.match(uri)
+    if compatible:
+        assert kept, found
