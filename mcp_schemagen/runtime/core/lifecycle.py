@@ -121,10 +121,9 @@ def _start(
 ) -> asyncio.Task[bytes]:
     # Eager: a handler that never waits is answered before this returns (core/eager.py),
     # and a task already done is not tracked (its own finally has forgotten it).
-    task = start_task(
-        asyncio.get_running_loop(),
-        _complete(job, running, request_id, revision, session, channel, stamp),
-    )
+    loop = asyncio.get_running_loop()
+    completing = _complete(loop, job, running, request_id, revision, session, channel, stamp)
+    task = start_task(loop, completing)
     if task.done():
         return task
     session.track(request_id, task)
@@ -135,6 +134,7 @@ def _start(
 
 
 async def _complete(
+    loop: asyncio.AbstractEventLoop,
     job: Job,
     running: Awaitable[Any],
     request_id: RequestId,
@@ -143,7 +143,8 @@ async def _complete(
     channel: Channel | None,
     stamp: Mapping[str, Any],
 ) -> bytes:
-    task = asyncio.current_task()
+    # Given the loop, current_task() does not ask for the running one (a getpid() on 3.11).
+    task = asyncio.current_task(loop)
     try:
         try:
             value = await running
