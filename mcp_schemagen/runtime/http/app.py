@@ -42,7 +42,7 @@ from ..store import Store, StoreUnavailable
 from ..store_url import open_store
 from ..subscriptions.standalone import StandaloneStreams
 from .endpoint import JSON, HttpRequest, Responder
-from .headers import accepts, host_allowed, origin_allowed, param_headers
+from .headers import accepts, decode_headers, host_allowed, origin_allowed, param_headers
 from .sessions import SessionEndpoint
 from .settings import HttpSettings
 from .stateless import StatelessEndpoint
@@ -156,12 +156,7 @@ class McpHttpApp:
     # ------------------------------------------------------------------ routing
 
     async def _http(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
-        # Optional whitespace around a field value is not part of it (RFC 9110 5.5); not
-        # every ASGI server strips it.
-        headers: Headers = {
-            name.decode("latin-1"): value.decode("latin-1").strip(" \t")
-            for name, value in scope["headers"]
-        }
+        headers: Headers = decode_headers(scope["headers"])
         method = scope["method"]
         path = scope["path"]
         settings = self.settings

@@ -102,19 +102,29 @@ def _classes() -> dict[str, type[asyncio.Protocol]]:
         return classes
 
     class HeaderDeadlineHttpTools(HttpToolsProtocol):
+        # A request's header section mostly arrives whole in one read: the deadline is
+        # armed only when a read ends with a request begun and its headers incomplete,
+        # not (a timer made and cancelled) on every request.
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._header_deadline = _Deadline()
+            self._headers_pending = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._header_deadline.arm(transport)
 
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._headers_pending:
+                self._header_deadline.arm(self.transport)
+
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self._header_deadline.arm(self.transport)
+            self._headers_pending = True
 
         def on_headers_complete(self) -> None:
+            self._headers_pending = False
             self._header_deadline.disarm()
             super().on_headers_complete()
 
