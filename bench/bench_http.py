@@ -25,8 +25,10 @@ latency (ms), the server's CPU per request (all threads of the server and its wo
 processes, from /proc/PID/task/*/schedstat: a loaded machine's waiting is not counted),
 idle RSS after warm-up. Every response must be 2xx, or the row says how many were not.
 Then a workers sweep of ours (1, 2, 4, 8 workers, 2026-07-28 at concurrency 64): the RSS
-each extra worker adds, and requests/s only where the machine has a core for each worker
-besides the load generator's (else it says so and prints no figure: scaling cannot show).
+each extra worker adds (a sum of RSS counts shared pages in every process) beside its PSS
+(/proc/PID/smaps_rollup: each shared page counted once), and requests/s only where the
+machine has a core for each worker besides the load generator's (else it says so and
+prints no figure: scaling cannot show).
 Figures vary with machine load: read the ratios and the CPU per request of one run.
 """
 
@@ -243,6 +245,19 @@ def rss_mib(pid: int) -> float:
     return total / 1024
 
 
+def pss_mib(pid: int) -> float:
+    """Proportional set size of the server process and its children: each shared page
+    (the interpreter, libraries, what the workers inherited) counted once over the
+    processes sharing it, where a sum of RSS counts it in every one of them."""
+    total = 0
+    for one in tree_pids(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{one}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
 def _wait_listening(port: int, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -341,8 +356,11 @@ def workers_sweep(root: Path, seconds: int) -> None:
     worker adds, and requests/s where the machine can show scaling."""
     cores = os.cpu_count() or 1
     print(f"\nworkers sweep, ours, {STATELESS} at concurrency 64 ({cores} cores here)")
-    print(f"{'workers':>7} {'RSS MiB, all':>13} {'per extra':>10} {'req/s':>9} {'CPU us/req':>10}")
-    before: tuple[int, float] | None = None  # (workers, RSS) of the previous multi-worker row
+    print(
+        f"{'workers':>7} {'RSS MiB, all':>13} {'per extra':>10} {'PSS MiB, all':>13} "
+        f"{'per extra':>10} {'req/s':>9} {'CPU us/req':>10}"
+    )
+    before: tuple[int, float, float] | None = None  # (workers, RSS, PSS) of the last row
     for workers in WORKERS:
         port = free_port()
         command = [sys.executable, "-m", "ours_pkg", "--http", "--workers", str(workers)]
@@ -357,19 +375,25 @@ def workers_sweep(root: Path, seconds: int) -> None:
             for _ in range(2 * workers):  # every worker answers (and imports) once or more
                 load(port, headers, body, workers, 1)
             time.sleep(1.0)
-            rss = rss_mib(process.pid)
+            rss, pss = rss_mib(process.pid), pss_mib(process.pid)
             # One worker serves in the supervisor's own process; from two on, a supervisor
             # starts them, so what a worker adds is read between multi-worker rows.
-            extra = "" if before is None else f"{(rss - before[1]) / (workers - before[0]):.1f}"
+            extra = extra_pss = ""
+            if before is not None:
+                extra = f"{(rss - before[1]) / (workers - before[0]):.1f}"
+                extra_pss = f"{(pss - before[2]) / (workers - before[0]):.1f}"
             if workers > 1:
-                before = (workers, rss)
+                before = (workers, rss, pss)
             # Scaling shows only with a core for each worker and one for the load generator.
             if cores >= workers + 1:
                 figure = load(port, headers, body, 64, seconds, process.pid)
                 rate, cpu = f"{figure['rps']:.0f}", f"{figure['cpu_us']:.0f}"
             else:
                 rate, cpu = "-", "-"
-            print(f"{workers:>7} {rss:>13.1f} {extra:>10} {rate:>9} {cpu:>10}")
+            print(
+                f"{workers:>7} {rss:>13.1f} {extra:>10} {pss:>13.1f} {extra_pss:>10} "
+                f"{rate:>9} {cpu:>10}"
+            )
         finally:
             process.terminate()
             try:

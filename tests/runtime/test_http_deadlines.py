@@ -5,6 +5,8 @@ request or after a keep-alive response, is closed once the deadline passes."""
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -13,6 +15,7 @@ import pytest
 
 from mcp_schemagen.runtime.http import deadlines
 from tests.support.http_server import free_port
+from tests.support.paths import REPO
 
 REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
@@ -95,3 +98,19 @@ def test_trickling_headers_are_cut_off(name: str, monkeypatch: pytest.MonkeyPatc
         server.should_exit = True
         thread.join(10)
         deadlines.header_timeout_seconds.cache_clear()
+
+
+def test_the_httptools_protocol_needs_no_h11() -> None:
+    """A worker unpickling uvicorn's settings makes only the class it serves with: one
+    serving with httptools imports neither h11 nor uvicorn's h11 protocol."""
+    probe = (
+        "import pickle, sys\n"
+        "from mcp_schemagen.runtime.http import deadlines\n"
+        "made = pickle.loads(pickle.dumps(deadlines.protocol_class()))\n"
+        "assert made.__name__ == 'HeaderDeadlineHttpTools', made\n"
+        "assert made is deadlines.HeaderDeadlineHttpTools\n"
+        "assert 'h11' not in sys.modules, 'h11 imported'\n"
+        "assert deadlines.HeaderDeadlineH11.__name__ == 'HeaderDeadlineH11'\n"
+        "assert 'h11' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True, cwd=REPO, timeout=60)

@@ -26,11 +26,10 @@ from __future__ import annotations
 import asyncio
 import sys
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..auth.guard import Guard
 from ..auth.setup import guard_for
 from ..core.admission import Slots
 from ..core.envelope import parse_error
@@ -47,6 +46,9 @@ from .sessions import SessionEndpoint
 from .settings import HttpSettings
 from .stateless import StatelessEndpoint
 from .wire import AsgiReceive, AsgiSend, BodyRefused, read_body
+
+if TYPE_CHECKING:  # the guard (and what it imports: urllib, http.client) only when auth is on
+    from ..auth.guard import Guard
 
 Headers = dict[str, str]
 

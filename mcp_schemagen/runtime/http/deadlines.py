@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from .settings import HttpSettings
@@ -54,21 +55,30 @@ def _close(transport: asyncio.BaseTransport) -> None:
 def protocol_class() -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (httptools when installed, as uvicorn itself prefers) with
     the header deadline."""
-    classes = _classes()
-    return classes.get("HeaderDeadlineHttpTools", classes["HeaderDeadlineH11"])
+    try:
+        return _class("HeaderDeadlineHttpTools")
+    except ImportError:  # httptools missing (uvicorn's own choice then): the h11 class serves
+        return _class("HeaderDeadlineH11")
 
 
 def __getattr__(name: str) -> Any:
     # The classes are made on first use, so importing this module needs no uvicorn; a
-    # worker process unpickling uvicorn's settings finds them here by name.
-    classes = _classes()
-    if name in classes:
-        return classes[name]
+    # worker process unpickling uvicorn's settings finds them here by name. Each is made
+    # alone: a worker serving with httptools never imports h11.
+    if name in _MAKERS:
+        return _class(name)
     raise AttributeError(name)
 
 
 @functools.cache
-def _classes() -> dict[str, type[asyncio.Protocol]]:
+def _class(name: str) -> type[asyncio.Protocol]:
+    made = _MAKERS[name]()
+    made.__qualname__ = made.__name__ = name  # pickled by reference: this module, this name
+    made.__module__ = __name__
+    return made
+
+
+def _h11() -> type[asyncio.Protocol]:
     from uvicorn.protocols.http import h11_impl
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -95,11 +105,11 @@ def _classes() -> dict[str, type[asyncio.Protocol]]:
             self._header_deadline.disarm()
             super().connection_lost(exc)
 
-    classes: dict[str, type[asyncio.Protocol]] = {"HeaderDeadlineH11": HeaderDeadlineH11}
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # httptools missing (uvicorn's own choice then): the h11 class serves
-        return classes
+    return HeaderDeadlineH11
+
+
+def _httptools() -> type[asyncio.Protocol]:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class HeaderDeadlineHttpTools(HttpToolsProtocol):
         # A request's header section mostly arrives whole in one read: the deadline is
@@ -132,8 +142,10 @@ def _classes() -> dict[str, type[asyncio.Protocol]]:
             self._header_deadline.disarm()
             super().connection_lost(exc)
 
-    classes["HeaderDeadlineHttpTools"] = HeaderDeadlineHttpTools
-    for name, cls in classes.items():  # pickled by reference: this module, this name
-        cls.__qualname__ = name
-        cls.__module__ = __name__
-    return classes
+    return HeaderDeadlineHttpTools
+
+
+_MAKERS: dict[str, Callable[[], type[asyncio.Protocol]]] = {
+    "HeaderDeadlineH11": _h11,
+    "HeaderDeadlineHttpTools": _httptools,
+}
