@@ -4,6 +4,7 @@ request or after a keep-alive response, is closed once the deadline passes."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
@@ -114,3 +115,43 @@ def test_the_httptools_protocol_needs_no_h11() -> None:
         "assert 'h11' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", probe], check=True, cwd=REPO, timeout=60)
+
+
+class _Recording(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.sent.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return ("127.0.0.1", 1) if name == "peername" else default
+
+
+def test_writes_of_one_loop_pass_leave_in_one_send() -> None:
+    async def scenario() -> None:
+        raw = _Recording()
+        coalescing = deadlines.Coalescing(raw)
+        coalescing.write(b"HTTP/1.1 200 OK\r\n\r\n")  # the head, then the body: one send
+        coalescing.write(b"body")
+        assert raw.sent == [b"HTTP/1.1 200 OK\r\n\r\nbody"]
+        coalescing.write(b"head of a stream")  # nothing follows in this pass: sent at its end
+        assert raw.sent == [b"HTTP/1.1 200 OK\r\n\r\nbody"]
+        await asyncio.sleep(0)
+        assert raw.sent[1:] == [b"head of a stream"]
+        coalescing.write(b"last words")  # closing sends what is held first
+        coalescing.close()
+        assert raw.sent[2:] == [b"last words"] and raw.closed and coalescing.is_closing()
+        assert coalescing.get_extra_info("peername") == ("127.0.0.1", 1)
+        await asyncio.sleep(0)
+        assert len(raw.sent) == 3  # the end of the pass sends nothing twice
+
+    asyncio.run(scenario())

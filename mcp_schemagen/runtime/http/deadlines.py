@@ -47,6 +47,51 @@ class _Deadline:
             self._timer = None
 
 
+class Coalescing:
+    """A transport whose writes made in one pass of the event loop leave in one send:
+    uvicorn writes a response's status line and headers, then its body, each with a
+    system call of its own (and, over loopback, a wake-up of the client for each); the
+    first is held until the second comes or the pass ends, whichever is first. Anything
+    else (closing included, which sends what is held first) is the transport's."""
+
+    __slots__ = ("_held", "_loop", "_transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self._transport = transport
+        self._held: bytes | None = None
+        self._loop = asyncio.get_running_loop()
+
+    def write(self, data: bytes) -> None:
+        held = self._held
+        if held is None:
+            if data:
+                self._held = bytes(data)
+                self._loop.call_soon(self.flush)
+            return
+        self._held = None
+        self._transport.write(held + data)
+
+    def flush(self) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            self._transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.flush()
+        self._transport.set_protocol(protocol)
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 def _close(transport: asyncio.BaseTransport) -> None:
     if not transport.is_closing():
         transport.close()
@@ -122,6 +167,7 @@ def _httptools() -> type[asyncio.Protocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self.transport = Coalescing(transport)  # type: ignore[assignment]
             self._header_deadline.arm(transport)
 
         def data_received(self, data: bytes) -> None:
