@@ -153,5 +153,14 @@ def test_writes_of_one_loop_pass_leave_in_one_send() -> None:
         assert coalescing.get_extra_info("peername") == ("127.0.0.1", 1)
         await asyncio.sleep(0)
         assert len(raw.sent) == 3  # the end of the pass sends nothing twice
+        raw.sent.clear()
+        large = b"x" * (1 << 20)
+        lost = deadlines.Coalescing(raw)
+        lost.write(b"head")
+        lost.write(large)  # not copied to join the head
+        assert raw.sent == [b"head", large]
+        lost.write(b"held when the client left")
+        await asyncio.sleep(0)
+        assert raw.sent == [b"head", large]  # closed (the close above): not written
 
     asyncio.run(scenario())

@@ -47,6 +47,9 @@ class _Deadline:
             self._timer = None
 
 
+_JOINED_UP_TO = 64 * 1024  # a body at least this large leaves in a send of its own
+
+
 class Coalescing:
     """A transport whose writes made in one pass of the event loop leave in one send:
     uvicorn writes a response's status line and headers, then its body, each with a
@@ -69,13 +72,18 @@ class Coalescing:
                 self._loop.call_soon(self.flush)
             return
         self._held = None
-        self._transport.write(held + data)
+        if len(data) < _JOINED_UP_TO:
+            self._transport.write(held + data)
+        else:  # a large body is not copied to save one system call
+            self._transport.write(held)
+            self._transport.write(data)
 
     def flush(self) -> None:
         held = self._held
         if held is not None:
             self._held = None
-            self._transport.write(held)
+            if not self._transport.is_closing():  # the client left meanwhile: nobody reads
+                self._transport.write(held)
 
     def close(self) -> None:
         self.flush()
