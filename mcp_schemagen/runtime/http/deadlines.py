@@ -9,6 +9,9 @@ byte, or of the connection opening. The body has its own deadline in the app
 (``body_timeout_seconds``, app.py), which any ASGI server honours; under another ASGI
 server, the header deadline is that server's to enforce (granian, gunicorn: see README).
 
+The httptools class also hands its connections a ``Coalescing`` transport: uvicorn writes
+a response's head and body with a system call each, and this sends both in one.
+
 Module-level classes, since uvicorn hands its settings (this class among them) to worker
 processes by pickling them.
 """
