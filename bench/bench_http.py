@@ -23,10 +23,14 @@ call; the stateless SDK app needs no session) and 2026-07-28 (``_meta`` envelope
 ``Mcp-Method``/``Mcp-Name`` headers, no session). Reported: requests/s, p50 and p99
 latency (ms), the server's CPU per request (all threads of the server and its worker
 processes, from /proc/PID/task/*/schedstat: a loaded machine's waiting is not counted),
+the load generator's CPU per request (what its process used, getrusage of children: it
+shares the cores, so requests/s ratios are bounded by server + generator CPU a request),
 idle RSS after warm-up. Every response must be 2xx, or the row says how many were not.
 Then a workers sweep of ours (1, 2, 4, 8 workers, 2026-07-28 at concurrency 64): the RSS
-each extra worker adds, and requests/s only where the machine has a core for each worker
-besides the load generator's (else it says so and prints no figure: scaling cannot show).
+each extra worker adds (a sum of RSS counts shared pages in every process) beside its PSS
+(/proc/PID/smaps_rollup: each shared page counted once), and requests/s only where the
+machine has a core for each worker besides the load generator's (else it says so and
+prints no figure: scaling cannot show).
 Figures vary with machine load: read the ratios and the CPU per request of one run.
 """
 
@@ -37,6 +41,7 @@ import contextlib
 import http.client
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -214,6 +219,7 @@ def load(
     }
     environment = {**toolchain.environment(), "NODE_PATH": str(toolchain.node_modules)}
     cpu = cpu_seconds(server_pid) if server_pid is not None else 0.0
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     completed = subprocess.run(
         [str(toolchain.node), str(REPO / "bench" / "load.cjs"), json.dumps(config)],
         capture_output=True,
@@ -222,10 +228,13 @@ def load(
         timeout=seconds + 60,
     )
     used = cpu_seconds(server_pid) - cpu if server_pid is not None else float("nan")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    generator = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
     report = json.loads(completed.stdout)
     total = report["requests"]["total"] or 1
     return {
         "cpu_us": used / total * 1e6,
+        "generator_us": generator / total * 1e6,
         "rps": report["requests"]["average"],
         "p50": report["latency"]["p50"],
         "p99": report["latency"]["p99"],
@@ -240,6 +249,19 @@ def rss_mib(pid: int) -> float:
         for line in Path(f"/proc/{one}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
+    return total / 1024
+
+
+def pss_mib(pid: int) -> float:
+    """Proportional set size of the server process and its children: each shared page
+    (the interpreter, libraries, what the workers inherited) counted once over the
+    processes sharing it, where a sum of RSS counts it in every one of them."""
+    total = 0
+    for one in tree_pids(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{one}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
     return total / 1024
 
 
@@ -298,7 +320,7 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
     print("\nload generator: autocannon 8.0.0, keep-alive, one tools/call repeated")
     print(
         f"{'server':20} {'form':10} {'conc':>4} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'CPU us/req':>10}  note"
+        f"{'CPU us/req':>10} {'gen us/req':>10}  note"
     )
     for name, figures in results.items():
         for key, value in figures.items():
@@ -308,7 +330,8 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
             note = f"{value['bad']} non-2xx/errors" if value["bad"] else ""
             print(
                 f"{name:20} {era:10} {connections:>4} {value['rps']:>9.0f} "
-                f"{value['p50']:>7.1f} {value['p99']:>7.1f} {value['cpu_us']:>10.0f}  {note}"
+                f"{value['p50']:>7.1f} {value['p99']:>7.1f} {value['cpu_us']:>10.0f} "
+                f"{value['generator_us']:>10.0f}  {note}"
             )
     print("\nidle RSS after warm-up (MiB): " + ", ".join(
         f"{name} {figures['rss']:.1f}" for name, figures in results.items()
@@ -317,7 +340,16 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
     ours = results.get("ours", {}).get((SESSION, 16))
     if sdk and ours:
         print(
-            f"ours / SDK stateful at concurrency 16 (2025-11-25): {ours['rps'] / sdk['rps']:.1f}x"
+            f"ours / SDK stateful at concurrency 16 (2025-11-25): {ours['rps'] / sdk['rps']:.1f}x "
+            f"requests/s, {sdk['cpu_us'] / ours['cpu_us']:.1f}x by server CPU a request"
+        )
+        # The load generator shares the cores: requests/s cannot exceed what the server's
+        # and the generator's CPU a request together allow.
+        both = (sdk["cpu_us"] + sdk["generator_us"]) / (ours["cpu_us"] + ours["generator_us"])
+        print(
+            f"  server and load generator together: {ours['cpu_us'] + ours['generator_us']:.0f}"
+            f" against {sdk['cpu_us'] + sdk['generator_us']:.0f} us a request ({both:.1f}x): "
+            "the most a requests/s ratio can show on cores they share"
         )
     floor = results.get("floor: uvicorn hello", {}).get((STATELESS, 16))
     for era in (SESSION, STATELESS):
@@ -341,8 +373,11 @@ def workers_sweep(root: Path, seconds: int) -> None:
     worker adds, and requests/s where the machine can show scaling."""
     cores = os.cpu_count() or 1
     print(f"\nworkers sweep, ours, {STATELESS} at concurrency 64 ({cores} cores here)")
-    print(f"{'workers':>7} {'RSS MiB, all':>13} {'per extra':>10} {'req/s':>9} {'CPU us/req':>10}")
-    before: tuple[int, float] | None = None  # (workers, RSS) of the previous multi-worker row
+    print(
+        f"{'workers':>7} {'RSS MiB, all':>13} {'per extra':>10} {'PSS MiB, all':>13} "
+        f"{'per extra':>10} {'req/s':>9} {'CPU us/req':>10}"
+    )
+    before: tuple[int, float, float] | None = None  # (workers, RSS, PSS) of the last row
     for workers in WORKERS:
         port = free_port()
         command = [sys.executable, "-m", "ours_pkg", "--http", "--workers", str(workers)]
@@ -357,19 +392,25 @@ def workers_sweep(root: Path, seconds: int) -> None:
             for _ in range(2 * workers):  # every worker answers (and imports) once or more
                 load(port, headers, body, workers, 1)
             time.sleep(1.0)
-            rss = rss_mib(process.pid)
+            rss, pss = rss_mib(process.pid), pss_mib(process.pid)
             # One worker serves in the supervisor's own process; from two on, a supervisor
             # starts them, so what a worker adds is read between multi-worker rows.
-            extra = "" if before is None else f"{(rss - before[1]) / (workers - before[0]):.1f}"
+            extra = extra_pss = ""
+            if before is not None:
+                extra = f"{(rss - before[1]) / (workers - before[0]):.1f}"
+                extra_pss = f"{(pss - before[2]) / (workers - before[0]):.1f}"
             if workers > 1:
-                before = (workers, rss)
+                before = (workers, rss, pss)
             # Scaling shows only with a core for each worker and one for the load generator.
             if cores >= workers + 1:
                 figure = load(port, headers, body, 64, seconds, process.pid)
                 rate, cpu = f"{figure['rps']:.0f}", f"{figure['cpu_us']:.0f}"
             else:
                 rate, cpu = "-", "-"
-            print(f"{workers:>7} {rss:>13.1f} {extra:>10} {rate:>9} {cpu:>10}")
+            print(
+                f"{workers:>7} {rss:>13.1f} {extra:>10} {pss:>13.1f} {extra_pss:>10} "
+                f"{rate:>9} {cpu:>10}"
+            )
         finally:
             process.terminate()
             try:

@@ -305,6 +305,7 @@ def serve_http(
         port=port,
         lifespan="on",
         http=protocol_class(),  # uvicorn's, with a deadline on the header section
+        ws="none",  # MCP has no WebSocket transport: no worker imports websockets
         **_logging(settings.access_log),
     )
     if workers == 1:

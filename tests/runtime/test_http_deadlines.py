@@ -4,7 +4,10 @@ request or after a keep-alive response, is closed once the deadline passes."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -13,6 +16,7 @@ import pytest
 
 from mcp_schemagen.runtime.http import deadlines
 from tests.support.http_server import free_port
+from tests.support.paths import REPO
 
 REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
@@ -95,3 +99,68 @@ def test_trickling_headers_are_cut_off(name: str, monkeypatch: pytest.MonkeyPatc
         server.should_exit = True
         thread.join(10)
         deadlines.header_timeout_seconds.cache_clear()
+
+
+def test_the_httptools_protocol_needs_no_h11() -> None:
+    """A worker unpickling uvicorn's settings makes only the class it serves with: one
+    serving with httptools imports neither h11 nor uvicorn's h11 protocol."""
+    probe = (
+        "import pickle, sys\n"
+        "from mcp_schemagen.runtime.http import deadlines\n"
+        "made = pickle.loads(pickle.dumps(deadlines.protocol_class()))\n"
+        "assert made.__name__ == 'HeaderDeadlineHttpTools', made\n"
+        "assert made is deadlines.HeaderDeadlineHttpTools\n"
+        "assert 'h11' not in sys.modules, 'h11 imported'\n"
+        "assert deadlines.HeaderDeadlineH11.__name__ == 'HeaderDeadlineH11'\n"
+        "assert 'h11' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True, cwd=REPO, timeout=60)
+
+
+class _Recording(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.sent.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return ("127.0.0.1", 1) if name == "peername" else default
+
+
+def test_writes_of_one_loop_pass_leave_in_one_send() -> None:
+    async def scenario() -> None:
+        raw = _Recording()
+        coalescing = deadlines.Coalescing(raw)
+        coalescing.write(b"HTTP/1.1 200 OK\r\n\r\n")  # the head, then the body: one send
+        coalescing.write(b"body")
+        assert raw.sent == [b"HTTP/1.1 200 OK\r\n\r\nbody"]
+        coalescing.write(b"head of a stream")  # nothing follows in this pass: sent at its end
+        assert raw.sent == [b"HTTP/1.1 200 OK\r\n\r\nbody"]
+        await asyncio.sleep(0)
+        assert raw.sent[1:] == [b"head of a stream"]
+        coalescing.write(b"last words")  # closing sends what is held first
+        coalescing.close()
+        assert raw.sent[2:] == [b"last words"] and raw.closed and coalescing.is_closing()
+        assert coalescing.get_extra_info("peername") == ("127.0.0.1", 1)
+        await asyncio.sleep(0)
+        assert len(raw.sent) == 3  # the end of the pass sends nothing twice
+        raw.sent.clear()
+        large = b"x" * (1 << 20)
+        lost = deadlines.Coalescing(raw)
+        lost.write(b"head")
+        lost.write(large)  # not copied to join the head
+        assert raw.sent == [b"head", large]
+        lost.write(b"held when the client left")
+        await asyncio.sleep(0)
+        assert raw.sent == [b"head", large]  # closed (the close above): not written
+
+    asyncio.run(scenario())

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_schemagen.runtime.http import headers as header_rules
 from mcp_schemagen.runtime.http.headers import (
     accepts,
+    decode_headers,
     decode_value,
     host_allowed,
     origin_allowed,
@@ -37,6 +39,34 @@ def test_hosts_and_origins() -> None:
     assert not origin_allowed("https://evil.example", LOOPBACK_HOSTS, ())
     assert not origin_allowed("null", LOOPBACK_HOSTS, ())
     assert origin_allowed("https://app.example", LOOPBACK_HOSTS, ("https://app.example",))
+
+
+def test_decoded_headers() -> None:
+    raw = [
+        (b"host", b"127.0.0.1:8000"),
+        (b"accept", b" \tapplication/json \t"),  # optional whitespace is not the value
+        (b"x-repeated", b"first"),
+        (b"x-repeated", b"last"),
+        (b"x-latin", "caf\u00e9".encode("latin-1")),
+        (bytearray(b"x-array"), bytearray(b" from a bytearray ")),  # unhashable: not kept
+        (b"x-long", b"v" * 5000),
+    ]
+    for _ in range(3):  # decoded anew, then from what was kept: the same every time
+        assert decode_headers(raw) == {
+            "host": "127.0.0.1:8000",
+            "accept": "application/json",
+            "x-repeated": "last",
+            "x-latin": "caf\u00e9",
+            "x-array": "from a bytearray",
+            "x-long": "v" * 5000,
+        }
+    assert all(len(value) <= 256 for _, value in header_rules._DECODED)  # long ones not kept
+
+
+def test_decoded_headers_keep_a_bounded_number() -> None:
+    for n in range(3 * header_rules._DECODED_MAX_ENTRIES):
+        assert decode_headers([(b"content-length", b"%d" % n)]) == {"content-length": str(n)}
+        assert len(header_rules._DECODED) <= header_rules._DECODED_MAX_ENTRIES
 
 
 def test_accept() -> None:

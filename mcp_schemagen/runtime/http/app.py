@@ -26,11 +26,10 @@ from __future__ import annotations
 import asyncio
 import sys
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..auth.guard import Guard
 from ..auth.setup import guard_for
 from ..core.admission import Slots
 from ..core.envelope import parse_error
@@ -42,11 +41,14 @@ from ..store import Store, StoreUnavailable
 from ..store_url import open_store
 from ..subscriptions.standalone import StandaloneStreams
 from .endpoint import JSON, HttpRequest, Responder
-from .headers import accepts, host_allowed, origin_allowed, param_headers
+from .headers import accepts, decode_headers, host_allowed, origin_allowed, param_headers
 from .sessions import SessionEndpoint
 from .settings import HttpSettings
 from .stateless import StatelessEndpoint
 from .wire import AsgiReceive, AsgiSend, BodyRefused, read_body
+
+if TYPE_CHECKING:  # the guard (and what it imports: urllib, http.client) only when auth is on
+    from ..auth.guard import Guard
 
 Headers = dict[str, str]
 
@@ -156,12 +158,7 @@ class McpHttpApp:
     # ------------------------------------------------------------------ routing
 
     async def _http(self, scope: dict[str, Any], receive: AsgiReceive, send: AsgiSend) -> None:
-        # Optional whitespace around a field value is not part of it (RFC 9110 5.5); not
-        # every ASGI server strips it.
-        headers: Headers = {
-            name.decode("latin-1"): value.decode("latin-1").strip(" \t")
-            for name, value in scope["headers"]
-        }
+        headers: Headers = decode_headers(scope["headers"])
         method = scope["method"]
         path = scope["path"]
         settings = self.settings

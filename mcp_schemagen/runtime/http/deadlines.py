@@ -9,6 +9,9 @@ byte, or of the connection opening. The body has its own deadline in the app
 (``body_timeout_seconds``, app.py), which any ASGI server honours; under another ASGI
 server, the header deadline is that server's to enforce (granian, gunicorn: see README).
 
+The httptools class also hands its connections a ``Coalescing`` transport: uvicorn writes
+a response's head and body with a system call each, and this sends both in one.
+
 Module-level classes, since uvicorn hands its settings (this class among them) to worker
 processes by pickling them.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from .settings import HttpSettings
@@ -46,6 +50,59 @@ class _Deadline:
             self._timer = None
 
 
+_JOINED_UP_TO = 64 * 1024  # a body at least this large leaves in a send of its own
+
+
+class Coalescing:
+    """A transport whose writes made in one pass of the event loop leave in one send:
+    uvicorn writes a response's status line and headers, then its body, each with a
+    system call of its own (and, over loopback, a wake-up of the client for each); the
+    first is held until the second comes or the pass ends, whichever is first. Anything
+    else (closing included, which sends what is held first) is the transport's."""
+
+    __slots__ = ("_held", "_loop", "_transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self._transport = transport
+        self._held: bytes | None = None
+        self._loop = asyncio.get_running_loop()
+
+    def write(self, data: bytes) -> None:
+        held = self._held
+        if held is None:
+            if data:
+                self._held = bytes(data)
+                self._loop.call_soon(self.flush)
+            return
+        self._held = None
+        if len(data) < _JOINED_UP_TO:
+            self._transport.write(held + data)
+        else:  # a large body is not copied to save one system call
+            self._transport.write(held)
+            self._transport.write(data)
+
+    def flush(self) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            if not self._transport.is_closing():  # the client left meanwhile: nobody reads
+                self._transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.flush()
+        self._transport.set_protocol(protocol)
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 def _close(transport: asyncio.BaseTransport) -> None:
     if not transport.is_closing():
         transport.close()
@@ -54,21 +111,30 @@ def _close(transport: asyncio.BaseTransport) -> None:
 def protocol_class() -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (httptools when installed, as uvicorn itself prefers) with
     the header deadline."""
-    classes = _classes()
-    return classes.get("HeaderDeadlineHttpTools", classes["HeaderDeadlineH11"])
+    try:
+        return _class("HeaderDeadlineHttpTools")
+    except ImportError:  # httptools missing (uvicorn's own choice then): the h11 class serves
+        return _class("HeaderDeadlineH11")
 
 
 def __getattr__(name: str) -> Any:
     # The classes are made on first use, so importing this module needs no uvicorn; a
-    # worker process unpickling uvicorn's settings finds them here by name.
-    classes = _classes()
-    if name in classes:
-        return classes[name]
+    # worker process unpickling uvicorn's settings finds them here by name. Each is made
+    # alone: a worker serving with httptools never imports h11.
+    if name in _MAKERS:
+        return _class(name)
     raise AttributeError(name)
 
 
 @functools.cache
-def _classes() -> dict[str, type[asyncio.Protocol]]:
+def _class(name: str) -> type[asyncio.Protocol]:
+    made = _MAKERS[name]()
+    made.__qualname__ = made.__name__ = name  # pickled by reference: this module, this name
+    made.__module__ = __name__
+    return made
+
+
+def _h11() -> type[asyncio.Protocol]:
     from uvicorn.protocols.http import h11_impl
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -95,26 +161,37 @@ def _classes() -> dict[str, type[asyncio.Protocol]]:
             self._header_deadline.disarm()
             super().connection_lost(exc)
 
-    classes: dict[str, type[asyncio.Protocol]] = {"HeaderDeadlineH11": HeaderDeadlineH11}
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # httptools missing (uvicorn's own choice then): the h11 class serves
-        return classes
+    return HeaderDeadlineH11
+
+
+def _httptools() -> type[asyncio.Protocol]:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class HeaderDeadlineHttpTools(HttpToolsProtocol):
+        # A request's header section mostly arrives whole in one read: the deadline is
+        # armed only when a read ends with a request begun and its headers incomplete,
+        # not (a timer made and cancelled) on every request.
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._header_deadline = _Deadline()
+            self._headers_pending = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self.transport = Coalescing(transport)  # type: ignore[assignment]
             self._header_deadline.arm(transport)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._headers_pending:
+                self._header_deadline.arm(self.transport)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self._header_deadline.arm(self.transport)
+            self._headers_pending = True
 
         def on_headers_complete(self) -> None:
+            self._headers_pending = False
             self._header_deadline.disarm()
             super().on_headers_complete()
 
@@ -122,8 +199,10 @@ def _classes() -> dict[str, type[asyncio.Protocol]]:
             self._header_deadline.disarm()
             super().connection_lost(exc)
 
-    classes["HeaderDeadlineHttpTools"] = HeaderDeadlineHttpTools
-    for name, cls in classes.items():  # pickled by reference: this module, this name
-        cls.__qualname__ = name
-        cls.__module__ = __name__
-    return classes
+    return HeaderDeadlineHttpTools
+
+
+_MAKERS: dict[str, Callable[[], type[asyncio.Protocol]]] = {
+    "HeaderDeadlineH11": _h11,
+    "HeaderDeadlineHttpTools": _httptools,
+}

@@ -8,13 +8,46 @@ import base64
 import binascii
 import ipaddress
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 _B64_START = "=?base64?"
 _B64_END = "?="
 MAX_SAFE_INTEGER = 2**53 - 1
+
+
+# Decoded header fields by their raw (name, value): a keep-alive client sends the same
+# Host, Accept, Content-Type, session id... on every request. Bounded in entries and in
+# the length of what is kept, so unique values (a body's Content-Length, a token) cost a
+# lookup and at worst a clearing, never memory.
+_DECODED: dict[tuple[bytes, bytes], tuple[str, str]] = {}
+_DECODED_MAX_ENTRIES = 1024
+_DECODED_MAX_VALUE = 256
+
+
+def decode_headers(raw: Iterable[Sequence[bytes]]) -> dict[str, str]:
+    """An ASGI scope's header list as ``{lower-case name: value}`` (the last of repeated
+    names), each value without the optional whitespace around it (RFC 9110 5.5; not
+    every ASGI server strips it)."""
+    headers: dict[str, str] = {}
+    cache = _DECODED
+    for name, value in raw:
+        key = (name, value)
+        try:
+            decoded = cache.get(key)
+            keep = len(value) <= _DECODED_MAX_VALUE
+        except TypeError:  # a server's bytearray: decoded, not kept
+            decoded = None
+            keep = False
+        if decoded is None:
+            decoded = (bytes(name).decode("latin-1"), bytes(value).decode("latin-1").strip(" \t"))
+            if keep:
+                if len(cache) >= _DECODED_MAX_ENTRIES:
+                    cache.clear()
+                cache[key] = decoded
+        headers[decoded[0]] = decoded[1]
+    return headers
 
 
 def host_allowed(host: str, allowed: Sequence[str]) -> bool:

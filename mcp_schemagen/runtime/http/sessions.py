@@ -123,17 +123,17 @@ class SessionEndpoint:
                     resumable=None,
                 )  # fmt: skip
             return
-        stream = secrets.token_urlsafe(12)
+        # Its stream is named, and its calls leased to this worker, only if it opens.
         resumable = Resumable(
             self.store,
             session_id,
-            stream,
+            None,
             self.settings.sse_retry_ms,
             priming=revision.sse_priming,
+            requests=requests,
         )
         for request_id in requests:
             self._running[(session_id, request_id)] = session
-        self.store.track_calls(resumable.key, requests)  # who answers them (worker lease)
         try:
             reply = settle(self.core.handle(request.message, session))
             if session.log_rank != record["log_rank"]:
@@ -144,7 +144,7 @@ class SessionEndpoint:
                 request, channel, reply, status_of=_ok, headers=session_header, resumable=resumable
             )
         finally:
-            await self.store.release_calls(resumable.key)
+            await resumable.release()
             for request_id in requests:
                 if self._running.get((session_id, request_id)) is session:
                     del self._running[(session_id, request_id)]

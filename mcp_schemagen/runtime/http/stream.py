@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable
 from typing import Any
 
-from ..jsonrpc import Reply
+from ..jsonrpc import Reply, RequestId
 from ..store import Store
 from .endpoint import HttpRequest
 from .wire import AsgiReceive, AsgiSend, send_body
@@ -77,21 +78,62 @@ class CallChannel:
 
 class Resumable:
     """Where a session stream's events are kept: the store, under ``key``; clients see
-    event ids ``<stream>/<sequence>``."""
+    event ids ``<stream>/<sequence>``.
 
-    __slots__ = ("key", "priming", "retry_ms", "store", "stream")
+    A POST's stream is named (96 random bits) only when it opens: most calls are
+    answered in one JSON response, which needs no name, no store write and no lease. ``requests`` are the ids the stream will answer (tracked by the store when
+    it opens, so a reader elsewhere can tell a lost call from a slow one)."""
+
+    __slots__ = (
+        "_key", "_stream", "opened", "priming", "requests", "retry_ms", "session_id", "store"
+    )  # fmt: skip
 
     def __init__(
-        self, store: Store, session_id: str, stream: str, retry_ms: int, *, priming: bool
+        self,
+        store: Store,
+        session_id: str,
+        stream: str | None,
+        retry_ms: int,
+        *,
+        priming: bool,
+        requests: list[RequestId] | None = None,
     ) -> None:
         self.store = store
-        self.stream = stream
-        self.key = f"{session_id}/{stream}"
+        self.session_id = session_id
+        self._stream = stream  # None: drawn when first needed
+        self._key: str | None = None
         self.retry_ms = retry_ms
         self.priming = priming  # 2025-11-25: an id with empty data opens the stream
+        self.requests = requests
+        self.opened = False
+
+    @property
+    def stream(self) -> str:
+        if self._stream is None:
+            self._stream = secrets.token_urlsafe(12)
+        return self._stream
+
+    @property
+    def key(self) -> str:
+        if self._key is None:
+            self._key = f"{self.session_id}/{self.stream}"
+        return self._key
 
     def event_id(self, sequence: int) -> str:
         return f"{self.stream}/{sequence}"
+
+    async def open(self) -> None:
+        """Make the stream known to the store (a client may resume it from now on), with
+        the calls it answers and this worker's lease on them."""
+        if self.requests is not None:
+            self.store.track_calls(self.key, self.requests)
+        self.opened = True
+        await self.store.open_stream(self.key)
+
+    async def release(self) -> None:
+        """The stream's calls are over: drop the lease (nothing to do if never opened)."""
+        if self.opened:
+            await self.store.release_calls(self.key)
 
 
 # The core's reply once started: an awaitable reply is a future, already running.
@@ -169,7 +211,7 @@ async def stream_call(
     connected = True
     await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS + headers})
     if resumable is not None:
-        await resumable.store.open_stream(resumable.key)
+        await resumable.open()
     if resumable is not None and resumable.priming:
         priming = sse_event(b"", resumable.event_id(0), resumable.retry_ms)
         await send({"type": "http.response.body", "body": priming, "more_body": True})
