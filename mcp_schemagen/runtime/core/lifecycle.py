@@ -22,8 +22,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from .. import jsonrpc
+from ..asking.errors import ClientCapabilityMissing
 from ..asking.interaction import Channel, Interrupt
-from ..asking.questions import ClientCapabilityMissing
 from ..context import Context, enter, leave
 from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
 from ..protocol import INTERNAL_ERROR, Revision
