@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -107,7 +108,7 @@ def tools_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run_server(
     folder: Path,
-    messages: list[dict[str, object]],
+    messages: Sequence[Mapping[str, object]],
     package: str = "example_server",
     options: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
@@ -123,7 +124,7 @@ def run_server(
 
 def imported(
     folder: Path,
-    messages: list[dict[str, object]],
+    messages: Sequence[Mapping[str, object]],
     package: str = "example_server",
     options: tuple[str, ...] = (),
 ) -> tuple[set[str], list[str]]:
