@@ -121,9 +121,9 @@ def _start(
 ) -> asyncio.Task[bytes]:
     # Eager: a handler that never waits is answered before this returns (core/eager.py),
     # and a task already done is not tracked (its own finally has forgotten it).
+    loop = asyncio.get_running_loop()
     task = start_task(
-        asyncio.get_running_loop(),
-        _complete(job, running, request_id, revision, session, channel, stamp),
+        loop, _complete(job, running, request_id, revision, session, channel, stamp, loop)
     )
     if task.done():
         return task
@@ -142,8 +142,9 @@ async def _complete(
     session: Session,
     channel: Channel | None,
     stamp: Mapping[str, Any],
+    loop: asyncio.AbstractEventLoop,
 ) -> bytes:
-    task = asyncio.current_task()
+    task = asyncio.current_task(loop)  # given the loop: no second get_running_loop (getpid)
     try:
         try:
             value = await running
