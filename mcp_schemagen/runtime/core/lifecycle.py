@@ -118,14 +118,18 @@ def _start(
     session: Session,
     channel: Channel | None,
     stamp: Mapping[str, Any],
-) -> asyncio.Task[bytes]:
+) -> asyncio.Task[bytes] | bytes:
     # Eager: a handler that never waits is answered before this returns (core/eager.py),
-    # and a task already done is not tracked (its own finally has forgotten it).
+    # and a task already done is not tracked (its own finally has forgotten it). Its
+    # reply is returned as a sync handler's is: the transport writes it at once, with no
+    # future to look into and no done callback (an admission slot's) for the loop to run.
     loop = asyncio.get_running_loop()
     task = start_task(
         loop, _complete(job, running, request_id, revision, session, channel, stamp, loop)
     )
     if task.done():
+        if not task.cancelled() and task.exception() is None:
+            return task.result()
         return task
     session.track(request_id, task)
     close = getattr(running, "close", None)
