@@ -20,14 +20,16 @@ Cancellation (``notifications/cancelled``) cancels an async handler's task: it s
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .asking.handler_methods import Asking
 from .asking.interaction import Channel, SessionChannel
-from .auth.principal import Principal, current_principal
 from .jsonrpc import RequestId, notification
 from .protocol import LOG_RANK, Revision
 from .session import Session
+
+if TYPE_CHECKING:
+    from .auth.principal import Principal
 
 _current: ContextVar[Context] = ContextVar("mcp_codegen_request_context")
 
@@ -72,6 +74,8 @@ class Context(Asking):
     def principal(self) -> Principal | None:
         """Who is calling: the access token's subject, client, scopes and claims (over
         HTTP with authorization; None otherwise). Never the token itself."""
+        from .auth.principal import current_principal  # set by the HTTP app only
+
         return current_principal()
 
     @property

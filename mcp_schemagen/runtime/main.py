@@ -2,20 +2,20 @@
 
 Unknown options are errors (exit 2), never ignored. uvicorn is imported only for
 ``--http``; it and redis (for ``--store redis://…``) are the package's ``http`` extra.
-What only ``--http`` uses (the store, address parsing, URL quoting) is imported there too:
-a stdio server's start-up pays for none of it (tests/runtime/test_startup_imports.py).
+What only ``--http`` uses (the store, address parsing, URL quoting, the HTTP and
+authorization settings) is imported there too, and argparse only when there are options
+to read: a client spawning a stdio server with none pays for none of it
+(tests/runtime/test_startup_imports.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from .auth import setup as auth_setup
-from .http.settings import LOOPBACK_HOSTS, HttpSettings
 from .server import Server
 from .stdio import (
     MAX_INFLIGHT,
@@ -24,6 +24,11 @@ from .stdio import (
     max_inflight_from_environment,
     run_stdio,
 )
+
+if TYPE_CHECKING:
+    import argparse
+
+    from .http.settings import HttpSettings
 
 _EPILOG = """\
 stdio is the default: a client starts this process and speaks over stdin/stdout.
@@ -43,27 +48,32 @@ Readiness: GET /readyz (or PATH/ready) answers 200, or 503 while the store is un
 A --store that cannot work (no redis package, Redis down) stops start-up with one line."""
 
 
-class _Formatter(argparse.RawDescriptionHelpFormatter):
+def _formatter(prog: str) -> argparse.HelpFormatter:
     """argparse's, given the terminal's width: its own asks shutil, which imports the
     compression modules (half a MiB) into every server start, --help or not."""
+    import argparse
 
-    def __init__(self, prog: str) -> None:
-        text = os.environ.get("COLUMNS", "")
-        columns = int(text) if text.isdigit() else 0
-        if columns <= 0:  # as shutil.get_terminal_size: standard output's, else 80
-            try:
-                columns = os.get_terminal_size(1).columns
-            except OSError:
-                columns = 80
-        super().__init__(prog, width=max(columns, 20) - 2)
+    text = os.environ.get("COLUMNS", "")
+    columns = int(text) if text.isdigit() else 0
+    if columns <= 0:  # as shutil.get_terminal_size: standard output's, else 80
+        try:
+            columns = os.get_terminal_size(1).columns
+        except OSError:
+            columns = 80
+    return argparse.RawDescriptionHelpFormatter(prog, width=max(columns, 20) - 2)
 
 
 def parser(package: str) -> argparse.ArgumentParser:
+    import argparse
+
+    from .auth import setup as auth_setup
+    from .http.settings import HttpSettings
+
     parser = argparse.ArgumentParser(
         prog=f"python -m {package}",
         description=f"Serve the {package} MCP server.",
         epilog=_EPILOG.replace("PACKAGE", package),
-        formatter_class=_Formatter,
+        formatter_class=_formatter,
         allow_abbrev=False,
     )
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP, not stdio")
@@ -135,6 +145,19 @@ def main(
 ) -> None:
     """Serve ``server``; given as a function, it is called (importing the user's handlers)
     only after the options are read and, for stdio, standard output is claimed."""
+    if not (sys.argv[1:] if argv is None else argv):
+        # How clients start a stdio server: with no options there is nothing for argparse
+        # to read (it and the HTTP and authorization settings stay unimported).
+        try:
+            limit = max_inflight_from_environment()
+        except ValueError as exc:
+            parser(package).error(str(exc))
+        claim_stdout()
+        run_stdio(_loaded(server), max_inflight=limit)
+        return
+    from .auth import setup as auth_setup
+    from .http.settings import HttpSettings
+
     cli = parser(package)
     args = cli.parse_args(argv)
     http_only = [
@@ -249,6 +272,8 @@ def _shown(url: str) -> str:
 
 
 def _positive_seconds(text: str) -> float:
+    import argparse
+
     try:
         seconds = float(text)
     except ValueError:
@@ -259,6 +284,8 @@ def _positive_seconds(text: str) -> float:
 
 
 def _positive(text: str) -> int:
+    import argparse
+
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
     return int(text)
@@ -270,6 +297,8 @@ def _loaded(server: Server | Callable[[], Server]) -> Server:
 
 def _default_hosts(host: str, cli: argparse.ArgumentParser) -> list[str]:
     import ipaddress
+
+    from .http.settings import LOOPBACK_HOSTS
 
     try:
         address = ipaddress.ip_address(host)

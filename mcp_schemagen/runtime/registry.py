@@ -8,11 +8,11 @@ once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from .protocol import ordered
+from .protocol import Revision, ordered
 
 
 class DispatchRow(TypedDict):
@@ -59,33 +59,54 @@ def load_table(
 ) -> tuple[ToolEntry, ...]:
     """The dispatch table from the generated JSON: one row per tool, in ``data``'s order.
 
-    Each revision's form of a tool is derived from its one stored definition; revisions
-    that publish the same form share one dict, and every form shares the definition's
-    values (its inputSchema above all), which keeps a large server's memory small.
+    Each revision's form of a tool is derived from its one stored definition when it is
+    first asked for (``PublishedForms``), which keeps a large server's start-up and
+    memory small.
     """
-    chosen = ordered(revisions)
-    table = []
-    for name, row in data.items():
-        definition = row["definition"]
-        forms: list[dict[str, Any]] = []
-        published: dict[str, dict[str, Any]] = {}
-        for revision in chosen:
-            form, _ = revision.publish_tool(definition)
-            same = next((f for f in forms if f == form), None)
-            if same is None:
-                forms.append(form)
-                same = form
-            published[revision.name] = same
-        table.append(
-            ToolEntry(
-                name=name,
-                published=published,
-                input_schema=definition["inputSchema"],
-                output_schema=definition.get("outputSchema"),
-                handler=handlers[name],
-                arguments=row["arguments"],
-                defaults=row["defaults"],
-                whole_arguments=row["whole_arguments"],
-            )
+    chosen = {revision.name: revision for revision in ordered(revisions)}
+    return tuple(
+        ToolEntry(
+            name=name,
+            published=PublishedForms(row["definition"], chosen),
+            input_schema=row["definition"]["inputSchema"],
+            output_schema=row["definition"].get("outputSchema"),
+            handler=handlers[name],
+            arguments=row["arguments"],
+            defaults=row["defaults"],
+            whole_arguments=row["whole_arguments"],
         )
-    return tuple(table)
+        for name, row in data.items()
+    )
+
+
+class PublishedForms(Mapping[str, Mapping[str, Any]]):
+    """A tool as each revision's clients receive it in tools/list, by revision name:
+    derived from its one stored definition by the same ``Revision.publish_tool`` the build
+    checked it with, on the first request for that revision (a client speaks one, so a
+    server need not derive the others at start-up). Revisions that publish the same form
+    share one dict, and every form shares the definition's values (its inputSchema above
+    all)."""
+
+    __slots__ = ("_definition", "_forms", "_revisions")
+
+    def __init__(self, definition: Mapping[str, Any], revisions: Mapping[str, Revision]) -> None:
+        self._definition = definition
+        self._revisions = revisions  # one mapping, shared by every tool
+        self._forms: dict[str, dict[str, Any]] = {}
+
+    def __getitem__(self, name: str) -> dict[str, Any]:
+        form = self._forms.get(name)
+        if form is None:
+            form, _ = self._revisions[name].publish_tool(self._definition)
+            form = next((f for f in self._forms.values() if f == form), form)
+            self._forms[name] = form
+        return form
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._revisions  # without deriving the form
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._revisions)
+
+    def __len__(self) -> int:
+        return len(self._revisions)

@@ -12,8 +12,9 @@ and the calls run tools/call; ``_route`` sends each method to its part.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
 from .asking.request_state import RequestStateSeal
@@ -23,14 +24,16 @@ from .core.envelope import Envelope
 from .core.listing import DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS, ListCaching, Lister
 from .core.negotiation import Negotiation, log_rank_of
 from .jsonrpc import Reply, RequestId, RpcError, Send
-from .prompts.serving import Prompts
-from .prompts.table import PromptEntry
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
 from .registry import ToolEntry
-from .resources.serving import Resources
-from .resources.table import ResourceEntry
 from .session import Session
 from .subscriptions.serving import Subscriptions
+
+if TYPE_CHECKING:
+    from .prompts.serving import Prompts
+    from .prompts.table import PromptEntry
+    from .resources.serving import Resources
+    from .resources.table import ResourceEntry
 
 SUBSCRIPTION_METHODS = frozenset(
     {"resources/subscribe", "resources/unsubscribe", "subscriptions/listen"}
@@ -104,31 +107,57 @@ class Server:
         )
         seal = request_state or RequestStateSeal.from_environment()  # 2026-07-28
         self.calls = Calls(self.tools, stamp, seal)
-        self.prompts = Prompts(prompts, stamp, seal)
-        self.prompt_list = Lister(
-            "prompts",
-            lambda revision: [p.published[revision.name] for p in self.prompts.by_name.values()],
-            page_size=page_size,
-            caching=caching,
-            stamp=stamp,
-        )
-        self.resources = Resources(resources, stamp, seal, caching)
-        self.resource_list = Lister(
-            "resources",
-            self.resources.published(templates=False),
-            page_size=page_size,
-            caching=caching,
-            stamp=stamp,
-        )
-        self.template_list = Lister(
-            "resourceTemplates",
-            self.resources.published(templates=True),
-            page_size=page_size,
-            caching=caching,
-            stamp=stamp,
-        )
+        self._seal = seal
+        self._caching = caching
+        self._page_size = page_size
+        self._prompt_entries = prompts
+        self._resource_entries = resources
+        # What serves prompts and resources is imported when the server has some (which
+        # checks them now) or at the first request for them: a tools-only server's
+        # start-up pays for neither.
+        if prompts:
+            self.prompts  # noqa: B018
+        if resources:
+            self.resources  # noqa: B018
         self.envelope = Envelope(self._route, self.negotiation.latest)
         self._default_session = Session()
+
+    @cached_property
+    def prompts(self) -> Prompts:
+        from .prompts.serving import Prompts
+
+        return Prompts(self._prompt_entries, self.negotiation.stamp, self._seal)
+
+    @cached_property
+    def prompt_list(self) -> Lister:
+        return self._lister(
+            "prompts",
+            lambda revision: [p.published[revision.name] for p in self.prompts.by_name.values()],
+        )
+
+    @cached_property
+    def resources(self) -> Resources:
+        from .resources.serving import Resources
+
+        stamp = self.negotiation.stamp
+        return Resources(self._resource_entries, stamp, self._seal, self._caching)
+
+    @cached_property
+    def resource_list(self) -> Lister:
+        return self._lister("resources", self.resources.published(templates=False))
+
+    @cached_property
+    def template_list(self) -> Lister:
+        return self._lister("resourceTemplates", self.resources.published(templates=True))
+
+    def _lister(self, kind: str, items: Callable[[Revision], list[Any]]) -> Lister:
+        return Lister(
+            kind,
+            items,
+            page_size=self._page_size,
+            caching=self._caching,
+            stamp=self.negotiation.stamp,
+        )
 
     # ----------------------------------------------------------------- entry points
 

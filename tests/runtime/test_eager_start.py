@@ -1,4 +1,5 @@
-"""core/eager.start_task: a coroutine's first step runs at once, as its own task."""
+"""core/eager.start_task: a coroutine's first step runs at once, as its own task; a call
+of an async handler that never waits is answered as a sync handler's is."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ import asyncio
 import contextvars
 from typing import Any
 
+import orjson
 import pytest
 
 from mcp_schemagen.runtime.core.eager import start_task
+from mcp_schemagen.runtime.protocol import NAMES
+from mcp_schemagen.runtime.registry import ToolEntry
+from mcp_schemagen.runtime.server import Server
 
 MARK: contextvars.ContextVar[str] = contextvars.ContextVar("mark", default="caller")
 
@@ -68,5 +73,68 @@ def test_an_exception_in_the_first_step_is_the_task_s() -> None:
     async def main() -> None:
         task = start_task(asyncio.get_running_loop(), fails())
         assert task.done() and isinstance(task.exception(), ValueError)
+
+    asyncio.run(main())
+
+
+def _server_of(*handlers: Any) -> Server:
+    entries = [
+        ToolEntry(
+            name=handler.__name__,
+            published={
+                r: {"name": handler.__name__, "inputSchema": {"type": "object"}} for r in NAMES
+            },
+            input_schema={"type": "object"},
+            output_schema=None,
+            handler=handler,
+            arguments={},
+            defaults={},
+        )
+        for handler in handlers
+    ]
+    return Server(tools=entries, name="t", version="1", revisions=NAMES)
+
+
+def test_an_async_handler_that_never_waits_is_answered_as_a_sync_one_is() -> None:
+    """Its reply comes back from ``receive`` as bytes (no task for the transport to look
+    into); one that waits is a task the client can cancel, and ping passes meanwhile."""
+    gate: dict[str, asyncio.Future[str]] = {}
+
+    async def quick() -> str:
+        async with asyncio.timeout(5):  # the eager step runs as a task
+            return "quick"
+
+    async def waits() -> str:
+        gate["future"] = asyncio.get_running_loop().create_future()
+        return await gate["future"]
+
+    async def main() -> None:
+        server = _server_of(quick, waits)
+        session = server.session()
+        initialize = {"protocolVersion": "2025-06-18", "capabilities": {}}
+        server.receive(
+            orjson.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize}),
+            session,
+        )
+
+        def call(request_id: int, name: str) -> Any:
+            params = {"name": name, "arguments": {}}
+            message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+            return server.receive(orjson.dumps(message), session)
+
+        reply = call(1, "quick")
+        assert type(reply) is bytes
+        assert orjson.loads(reply)["result"]["content"] == [{"type": "text", "text": "quick"}]
+
+        running = call(2, "waits")
+        assert isinstance(running, asyncio.Task) and not running.done()
+        ping = server.receive(b'{"jsonrpc":"2.0","id":3,"method":"ping"}', session)
+        assert type(ping) is bytes and orjson.loads(ping)["result"] == {}
+        cancelled = {"requestId": 2}
+        notice = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancelled}
+        assert server.receive(orjson.dumps(notice), session) is None
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        assert gate["future"].cancelled()
 
     asyncio.run(main())

@@ -7,22 +7,14 @@ handler body for every revision; interaction.py carries each question there.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..protocol import Revision
+from .errors import ClientCapabilityMissing, InteractionError
 from .interaction import Channel
-from .questions import (
-    ClientCapabilityMissing,
-    Elicit,
-    ElicitResult,
-    InteractionError,
-    ListRoots,
-    Question,
-    Root,
-    Sample,
-    SampleResult,
-    declares,
-)
+
+if TYPE_CHECKING:  # questions.py is imported when a handler first asks
+    from .questions import ElicitResult, Question, Root, SampleResult
 
 DEFAULT_TIMEOUT_SECONDS = 300.0
 
@@ -47,6 +39,8 @@ class Asking:
     ) -> dict[str, Any]:
         """Ask several questions in one round (at once), each under its key; the answers
         by the same keys (``ElicitResult``, ``SampleResult``, ``list[Root]``)."""
+        from .questions import declares
+
         channel = self._channel()
         for request in requests.values():
             if request.method not in self.revision.client_requests:
@@ -71,6 +65,8 @@ class Asking:
         """Ask the user: a form (``schema``: flat primitive fields, see ``form()``) or,
         where the revision defines it, a ``url`` to open. ``key`` names the question in a
         2026-07-28 input_required result (default: ``elicit-1``, ``elicit-2``, ...)."""
+        from .questions import Elicit
+
         request = Elicit(message, schema, url, elicitation_id)
         answer: ElicitResult = await self._ask_one(request, key, timeout)
         return answer
@@ -87,6 +83,8 @@ class Asking:
         """Ask the client's model (sampling/createMessage). ``options``: system_prompt,
         temperature, stop_sequences, model_preferences, include_context, metadata, and
         tools / tool_choice where the revision defines them."""
+        from .questions import Sample
+
         answer: SampleResult = await self._ask_one(
             Sample(messages, max_tokens, **options), key, timeout
         )
@@ -96,6 +94,8 @@ class Asking:
         self, *, key: str | None = None, timeout: float = DEFAULT_TIMEOUT_SECONDS
     ) -> list[Root]:
         """The client's roots (roots/list)."""
+        from .questions import ListRoots
+
         answer: list[Root] = await self._ask_one(ListRoots(), key, timeout)
         return answer
 

@@ -27,21 +27,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import jsonrpc
 from ..jsonrpc import RequestId, RpcError, Send
 from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, Revision
 from ..session import Session
+from .errors import ClientError, ClientTimeout, InteractionError, InvalidAnswer
 from .outbound import ClientGone
-from .questions import (
-    ClientError,
-    ClientTimeout,
-    InteractionError,
-    InvalidAnswer,
-    Question,
-)
 from .request_state import RequestStateSeal, call_binding
+
+if TYPE_CHECKING:
+    from .questions import Question
 
 # ------------------------------------------------------------------ how it travels
 

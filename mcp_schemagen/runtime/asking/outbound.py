@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import secrets
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -46,7 +46,7 @@ class Outbound:
         to stop with ``notifications/cancelled``, as it is when the waiting call is
         cancelled."""
         if not self._prefix:
-            self._prefix = f"mcp-codegen-{secrets.token_hex(4)}-"
+            self._prefix = f"mcp-codegen-{os.urandom(4).hex()}-"
         request_id = f"{self._prefix}{next(self._ids)}"
         if self.waiter is not None:
             return await self._elsewhere(self.waiter, send, request_id, method, params, timeout)

@@ -1,7 +1,7 @@
 """What a handler asks the client, and what it gets back: the requests (``Elicit``,
 ``Sample``, ``ListRoots``) with their form in each revision and the capability each
-needs, the typed answers, and the errors asking can end in. How a question travels is
-interaction.py's job."""
+needs, the typed answers, and (from errors.py) the errors asking can end in. How a
+question travels is interaction.py's job. Imported when a handler first asks."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
-from ..jsonrpc import RpcError
-from ..protocol import MISSING_REQUIRED_CLIENT_CAPABILITY, Revision
-from ..result import ToolError
+from ..protocol import Revision
 from ..validation import compile_validator, describe_errors
+from .errors import ClientCapabilityMissing as ClientCapabilityMissing
+from .errors import ClientError as ClientError
+from .errors import ClientTimeout as ClientTimeout
+from .errors import InteractionError as InteractionError
+from .errors import InvalidAnswer as InvalidAnswer
 
 Action = Literal["accept", "decline", "cancel"]
 FormValue = str | int | float | bool | list[str]
@@ -51,43 +54,6 @@ class SampleResult:
 class Root(TypedDict):
     uri: str
     name: NotRequired[str]
-
-
-class InteractionError(ToolError):
-    """Asking the client failed; uncaught, the call ends in a tool error with this text."""
-
-
-class ClientCapabilityMissing(InteractionError):
-    """The client did not declare the capability a request needs, so it was not asked."""
-
-    def __init__(self, required: dict[str, Any], what: str) -> None:
-        super().__init__(f"The client does not support {what}: it did not declare the capability")
-        self.required = required  # e.g. {"elicitation": {"url": {}}}
-
-    def rpc_error(self) -> RpcError:
-        return RpcError(
-            MISSING_REQUIRED_CLIENT_CAPABILITY,
-            str(self),
-            {"requiredCapabilities": self.required},
-        )
-
-
-class ClientError(InteractionError):
-    """The client answered with a JSON-RPC error (its message is this exception's)."""
-
-    def __init__(self, code: Any, message: str, data: Any = None) -> None:
-        super().__init__(f"The client refused the request: {message}")
-        self.code = code
-        self.client_message = message
-        self.data = data
-
-
-class ClientTimeout(InteractionError):
-    """The client did not answer in time (it was told to stop with notifications/cancelled)."""
-
-
-class InvalidAnswer(InteractionError):
-    """The client's answer does not have the shape the protocol defines."""
 
 
 # ------------------------------------------------------------------ what a handler asks

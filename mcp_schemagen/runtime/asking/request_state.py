@@ -18,10 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
-import hmac
 import os
-import secrets
 import time
 from typing import Any, Protocol
 
@@ -95,7 +92,7 @@ class RequestStateSeal:
         """The key shared by every worker from ``MCP_CODEGEN_STATE_KEY``; without it a key
         of this process only (one worker: stdio, or a single HTTP process)."""
         shared = os.environ.get(KEY_VARIABLE)
-        key = shared.encode() if shared else secrets.token_bytes(32)
+        key = shared.encode() if shared else os.urandom(32)  # as secrets.token_bytes
         return cls(key, store=store)
 
     async def seal(self, binding: str, answers: dict[str, Any]) -> str:
@@ -103,6 +100,8 @@ class RequestStateSeal:
         if self.store is None:
             body["a"] = answers
         else:
+            import secrets
+
             body["s"] = secrets.token_urlsafe(18)
             await self.store.put(body["s"], orjson.dumps(answers), self.ttl)
         signed = _VERSION + "." + _b64(orjson.dumps(body))
@@ -117,6 +116,8 @@ class RequestStateSeal:
         encoded, _, tag = rest.partition(".")
         if version != _VERSION or not encoded or not tag:
             raise StateRejected("malformed")
+        import hmac
+
         try:
             valid = hmac.compare_digest(_unb64(tag), self._mac(version + "." + encoded))
             body = orjson.loads(_unb64(encoded)) if valid else None
@@ -145,11 +146,16 @@ class RequestStateSeal:
         return orjson.loads(value)
 
     def _mac(self, signed: str) -> bytes:
+        import hashlib
+        import hmac
+
         return hmac.new(self._key, signed.encode("ascii"), hashlib.sha256).digest()
 
 
 def call_binding(tool: str, arguments: Any) -> str:
     """What a state is bound to: the tool and a digest of its arguments."""
+    import hashlib
+
     digest = hashlib.sha256(orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS)).hexdigest()
     return f"tools/call {tool} {digest}"
 

@@ -13,7 +13,7 @@ from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INVALID_PARAMS, Revision
-from ..registry import ToolEntry
+from ..registry import PublishedForms, ToolEntry
 from ..session import Session
 from ..shorten import shorten
 from .dispatch_tool import DispatchTool
@@ -32,6 +32,9 @@ def dispatch_tools(
         missing = wanted - entry.published.keys()
         if missing:
             raise ValueError(f"tool {entry.name!r} has no definition for {sorted(missing)}")
+        if isinstance(entry.published, PublishedForms):
+            tools[entry.name] = DispatchTool(entry)  # publish_tool keeps only defined fields
+            continue
         for revision in revisions:
             extra = entry.published[revision.name].keys() - revision.tool_fields
             if extra:

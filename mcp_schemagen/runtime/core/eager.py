@@ -31,12 +31,18 @@ if sys.version_info >= (3, 12):
         return asyncio.Task(coroutine, loop=loop, eager_start=True)
 
 else:
-    from asyncio.tasks import _enter_task, _leave_task
+    from asyncio.tasks import (  # type: ignore[attr-defined]
+        _current_tasks,
+        _enter_task,
+        _leave_task,
+    )
 
     def start_task(
         loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, T]
     ) -> asyncio.Task[T]:
-        task: asyncio.Task[T] = loop.create_task(coroutine)
+        # A Task made directly, as 3.12's eager start does (neither consults the loop's
+        # task factory): loop.create_task's Python wrapper is a cost on every call.
+        task: asyncio.Task[T] = asyncio.Task(coroutine, loop=loop)
         ready = getattr(loop, "_ready", None)
         if not ready:
             return task
@@ -46,7 +52,7 @@ else:
         ready.pop()
         # Another task may be running (a call handled in process from a coroutine): it
         # steps aside for this step, as 3.12 swaps the current task for an eager one.
-        outer = asyncio.current_task(loop)
+        outer = _current_tasks.get(loop)  # asyncio.current_task(loop), in Python on 3.11
         if outer is not None:
             _leave_task(loop, outer)
         try:

@@ -22,8 +22,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from .. import jsonrpc
+from ..asking.errors import ClientCapabilityMissing
 from ..asking.interaction import Channel, Interrupt
-from ..asking.questions import ClientCapabilityMissing
 from ..context import Context, enter, leave
 from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
 from ..protocol import INTERNAL_ERROR, Revision
@@ -118,13 +118,18 @@ def _start(
     session: Session,
     channel: Channel | None,
     stamp: Mapping[str, Any],
-) -> asyncio.Task[bytes]:
+) -> asyncio.Task[bytes] | bytes:
     # Eager: a handler that never waits is answered before this returns (core/eager.py),
-    # and a task already done is not tracked (its own finally has forgotten it).
+    # and a task already done is not tracked (its own finally has forgotten it). Its
+    # reply is returned as a sync handler's is: the transport writes it at once, with no
+    # future to look into and no done callback (an admission slot's) for the loop to run.
     loop = asyncio.get_running_loop()
-    completing = _complete(loop, job, running, request_id, revision, session, channel, stamp)
-    task = start_task(loop, completing)
+    task = start_task(
+        loop, _complete(job, running, request_id, revision, session, channel, stamp, loop)
+    )
     if task.done():
+        if not task.cancelled() and task.exception() is None:
+            return task.result()
         return task
     session.track(request_id, task)
     close = getattr(running, "close", None)
@@ -134,7 +139,6 @@ def _start(
 
 
 async def _complete(
-    loop: asyncio.AbstractEventLoop,
     job: Job,
     running: Awaitable[Any],
     request_id: RequestId,
@@ -142,9 +146,9 @@ async def _complete(
     session: Session,
     channel: Channel | None,
     stamp: Mapping[str, Any],
+    loop: asyncio.AbstractEventLoop,
 ) -> bytes:
-    # Given the loop, current_task() does not ask for the running one (a getpid() on 3.11).
-    task = asyncio.current_task(loop)
+    task = asyncio.current_task(loop)  # given the loop: no second get_running_loop (getpid)
     try:
         try:
             value = await running
