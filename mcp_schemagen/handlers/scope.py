@@ -7,6 +7,7 @@ import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from mcp_schemagen.handlers.imports import is_type_checking_test
 from mcp_schemagen.handlers.module import HandlerModule
 
 
@@ -120,9 +121,15 @@ def at_import(when: str, module: HandlerModule) -> bool:
     return when == "import" or (when == "annotation" and not module.future_annotations)
 
 
+def at_run_time(when: str, module: HandlerModule) -> bool:
+    """Read by running code: as the module loads or once a function runs."""
+    return when == "call" or at_import(when, module)
+
+
 def names_read(statement: ast.stmt, skip_signature: bool = False) -> Iterator[tuple[str, str, int]]:
     """(name, when, line) for each name the statement reads; when is "import" (evaluated
-    as the module loads), "annotation", or "call" (only once a function runs)."""
+    as the module loads), "annotation", "call" (only once a function runs) or "typing"
+    (under ``if TYPE_CHECKING:``, which never runs)."""
     reader = _Reader()
     if skip_signature and isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
         for decorator in statement.decorator_list:
@@ -160,6 +167,20 @@ class _Reader(ast.NodeVisitor):
 
     visit_FunctionDef = _function
     visit_AsyncFunctionDef = _function
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        # A variable's annotation in a function is never evaluated; elsewhere it is
+        # evaluated as the module (or class) loads, unless annotations are postponed.
+        self.within("annotation" if self.when == "import" else "typing", [node.annotation])
+        self.within(self.when, [node.target, node.value])
+
+    def visit_If(self, node: ast.If) -> None:
+        if not is_type_checking_test(node.test):
+            self.generic_visit(node)
+            return
+        self.visit(node.test)
+        self.within("typing", node.body)
+        self.within(self.when, node.orelse)
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.within(self.when, [*node.args.defaults, *node.args.kw_defaults])

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from .types import Units, WeatherOutput
+if TYPE_CHECKING:
+    from .types import Units, WeatherOutput
 
 
 def traced(fn: Callable[..., str]) -> Callable[..., str]:
