@@ -18,6 +18,7 @@ from mcp_schemagen.handlers.lines import (
     collapse,
     comment_line,
     comment_of,
+    has_comment,
     leading,
     meaningful,
     split_attached,
@@ -27,13 +28,8 @@ from mcp_schemagen.handlers.lines import (
     with_leading,
 )
 from mcp_schemagen.handlers.module import HandlerModule, Top, pair
-from mcp_schemagen.handlers.plan import (
-    Plan,
-    has_comment,
-    managed_statements,
-    same_signature,
-    user_kwarg,
-)
+from mcp_schemagen.handlers.plan import Plan, same_signature, user_kwarg
+from mcp_schemagen.handlers.run_time import managed_statements
 from mcp_schemagen.handlers.spec import HandlerSpec, ParsedSpec, is_managed_import
 from mcp_schemagen.handlers.stand_ins import stand_in_source, stand_ins
 from mcp_schemagen.handlers.stubs import ORPHAN_BANNER, marker_comment, marker_prefix, render_stub

@@ -17,15 +17,18 @@ from mcp_schemagen.handlers.imports import (
     found_imports,
     is_managed,
     is_managed_block,
-    read_by_annotations,
-    read_by_signatures,
     split,
 )
+from mcp_schemagen.handlers.lines import has_comment
 from mcp_schemagen.handlers.module import HandlerModule, Top, pair
+from mcp_schemagen.handlers.run_time import (
+    block_test,
+    read_at_run_time,
+    unused_type_checking_import,
+)
 from mcp_schemagen.handlers.scope import (
     Binding,
     at_import,
-    at_run_time,
     live_reads,
     module_bindings,
     names_read,
@@ -213,20 +216,6 @@ def _check_signature_edit(top: Top, handler: HandlerSpec, wanted: ast.FunctionDe
         )
 
 
-class _CommentFinder(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found = False
-
-    def visit_Comment(self, node: cst.Comment) -> None:
-        self.found = True
-
-
-def has_comment(node: cst.CSTNode) -> bool:
-    finder = _CommentFinder()
-    node.visit(finder)
-    return finder.found
-
-
 def _parameter_warnings(top: Top, wanted: ast.FunctionDef) -> Iterator[str]:
     """A parameter that left the signature but that the body still reads."""
     fn = top.function
@@ -276,66 +265,21 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
             wanted.append(triple)
             bound.add(bound_name(triple))
     _check_kept_names_exist(module, spec, wanted, orphans)
-    imports = split(wanted, _read_at_run_time(module, spec, handler_tops))
+    imports = split(wanted, read_at_run_time(module, spec, handler_tops))
     needed: set[str] = set()
     if not found.same_as(imports):
         dropped = {bound_name(t) for t in old} - bound
         needed = _check_orphan_reads(module, sorted(orphans), dropped, plan)
         _check_import_comments(module)
         plan.imports = imports
-    plan.type_checking_import = bool(imports.lazy) and "TYPE_CHECKING" not in module_bindings(
-        module
+    plan.type_checking_import = (
+        bool(imports.lazy)
+        and block_test(module) in (None, "TYPE_CHECKING")
+        and "TYPE_CHECKING" not in module_bindings(module)
     )
     if found.lazy and not imports.lazy:  # the generated block leaves
-        plan.drop_type_checking_import = _unused_type_checking_import(module)
+        plan.drop_type_checking_import = unused_type_checking_import(module)
     _plan_stand_ins(module, spec, plan, needed, bound)
-
-
-def _unused_type_checking_import(module: HandlerModule) -> int | None:
-    """The line ``from typing import TYPE_CHECKING`` the generated block needed, once no
-    block is left and nothing else reads the name (a linter would flag it)."""
-    line: int | None = None
-    for top in module.tops:
-        statement = top.stmts[0]
-        if (
-            len(top.stmts) == 1
-            and isinstance(statement, ast.ImportFrom)
-            and statement.module == "typing"
-            and [(a.name, a.asname) for a in statement.names] == [("TYPE_CHECKING", None)]
-            and not has_comment(top.node.with_changes(leading_lines=()))
-        ):
-            line = top.index if line is None else line
-            continue
-        for statement in top.stmts:
-            if is_managed_block(statement):
-                assert isinstance(statement, ast.If)
-                if all(is_managed_import(s) for s in statement.body):
-                    continue  # leaves with the generated imports
-            if any(name == "TYPE_CHECKING" for name, _, _ in names_read(statement)):
-                return None
-    return line
-
-
-def _read_at_run_time(module: HandlerModule, spec: ParsedSpec, handler_tops: set[int]) -> set[str]:
-    """Names the module reads when it runs, as it will be after the merge: as it loads or
-    in a function's body (orphans' too: user code may still call them). Any other
-    name of the generated import is only needed by type checkers."""
-    names: set[str] = set()
-    for top in module.tops:
-        for statement in top.stmts:
-            if is_managed(statement):
-                continue
-            own = top.index in handler_tops and statement is top.function
-            names.update(
-                name
-                for name, when, _ in names_read(statement, skip_signature=own)
-                if at_run_time(when, module)
-            )
-    signatures = spec.signatures.values()
-    names |= read_by_signatures(signatures)
-    if not module.future_annotations:
-        names |= read_by_annotations(signatures)
-    return names
 
 
 def _plan_stand_ins(
@@ -360,11 +304,6 @@ def _public(triple: Triple) -> Triple:
     if module != RUNTIME_CONTENT:
         return triple
     return ("types" if name in CONTENT_TYPES else "api", name, asname)
-
-
-def managed_statements(module: HandlerModule) -> Iterator[ast.stmt]:
-    """The generated imports' top-level statements: imports and ``if TYPE_CHECKING:``."""
-    return (s for top in module.tops for s in top.stmts if is_managed(s))
 
 
 def _handler_indices(module: HandlerModule, spec: ParsedSpec) -> set[int]:
