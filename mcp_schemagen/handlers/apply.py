@@ -128,7 +128,10 @@ def _managed_entries(module: HandlerModule, imports: ManagedImports) -> dict[int
 def _leading_from(node: cst.BaseStatement, group: list[cst.BaseStatement]) -> list[_Entry]:
     if not group:
         return [list(leading(node))]  # dropped: its comments stay for what follows
-    return [with_leading(group[0], leading(node)), *group[1:]]
+    lines = list(leading(node))
+    if isinstance(group[0], cst.If) and all(line.comment is not None for line in lines):
+        lines.insert(0, blank())  # in place of an import right below another: set apart
+    return [with_leading(group[0], lines), *group[1:]]
 
 
 def _managed_group(imports: ManagedImports) -> list[cst.BaseStatement]:
