@@ -32,6 +32,7 @@ from ..validation import Validator, compile_validator, describe_errors, too_deep
 from ..workers import Placement, runs_in_worker
 
 _IMMUTABLE = (str, int, float, bool, type(None))
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 class DispatchTool:
@@ -70,21 +71,33 @@ class DispatchTool:
         self._input_validator: Validator | None = None
         self._output_validator: Validator | None = None
         self.has_output_schema = entry.output_schema is not None
+        # How arguments become keyword arguments: worked out on the tool's first call
+        # too (a server with hundreds of tools builds hundreds of these at start-up).
+        self._keys: frozenset[str] | None = None
+        self._whole: str | None = None
+        self._renames = False
+        self._defaults: tuple[tuple[str, Any, bool], ...] = ()
+        self._takes_extra = False
+        self._shadowed = _NO_NAMES
+        self._dropped_told = False
+
+    def _map_arguments(self) -> frozenset[str]:
+        entry = self.entry
         self._whole = entry.whole_arguments
-        self._keys = frozenset(entry.arguments)
         # JSON names that are already the Python names need no copy of the arguments.
         self._renames = any(k != v for k, v in entry.arguments.items())
-        self._defaults: tuple[tuple[str, Any, bool], ...] = tuple(
+        self._defaults = tuple(
             (key, value, not isinstance(value, _IMMUTABLE)) for key, value in entry.defaults.items()
         )
         # A handler with **kwargs receives the arguments it does not declare (those the
         # schema allows), by their JSON names; one that a declared parameter's Python name
         # would shadow (JSON "class_" beside "class" -> class_) is refused, never dropped.
+        keys = frozenset(entry.arguments)
         self._takes_extra = _has_var_keyword(entry.handler)
-        self._shadowed = (
-            frozenset(entry.arguments.values()) - self._keys if self._takes_extra else frozenset()
-        )
-        self._dropped_told = False
+        if self._takes_extra:
+            self._shadowed = frozenset(entry.arguments.values()) - keys
+        self._keys = keys  # last: set, it says the rest is
+        return keys
 
     @property
     def validator(self) -> Validator:
@@ -110,6 +123,8 @@ class DispatchTool:
         if deep is not None:
             return deep
         if self.validator.is_valid(arguments):
+            if self._keys is None:
+                self._map_arguments()
             if self._shadowed and not self._shadowed.isdisjoint(arguments):
                 return self._shadowing(arguments)
             return None
@@ -128,12 +143,15 @@ class DispatchTool:
         mapped to Python names. Arguments the handler does not declare go to its
         ``**kwargs`` under their JSON names; without one they are dropped, and the server
         says so on stderr (once per tool)."""
+        keys = self._keys
+        if keys is None:
+            keys = self._map_arguments()
         for key, value, mutable in self._defaults:
             if key not in arguments:
                 arguments[key] = copy.deepcopy(value) if mutable else value
         if self._whole is not None:
             return {self._whole: arguments}
-        if not self._renames and arguments.keys() <= self._keys:
+        if not self._renames and arguments.keys() <= keys:
             return arguments
         names = self.entry.arguments
         declared = {names[k]: v for k, v in arguments.items() if k in names}
