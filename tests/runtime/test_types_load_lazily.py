@@ -2,8 +2,8 @@
 behind it: most of a large server's start-up) while handlers.py only names them in
 annotations: the build imports those names under ``if TYPE_CHECKING:``, and nothing the
 server runs evaluates a handler's annotations. Observed from outside, in the modules a
-fresh server process of a 100-tool package imports (``-X importtime``), through start-up
-and through tool calls, which still validate their arguments and answer."""
+fresh server process of a 100-tool package holds (``sys.modules`` as it exits), through
+start-up and through tool calls, which still validate their arguments and answer."""
 
 from __future__ import annotations
 
@@ -77,11 +77,20 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return project
 
 
+# Runs the package's __main__ as `python -m server` does, and says which modules the
+# process holds when it ends (stdin closed): every one, however it was imported.
+SERVE = (
+    "import atexit, json, runpy, sys;"
+    "atexit.register(lambda: print('MODULES', json.dumps(sorted(sys.modules)), file=sys.stderr));"
+    "runpy.run_module('server', run_name='__main__', alter_sys=True)"
+)
+
+
 def serve(project: Path, lines: list[str]) -> tuple[set[str], list[dict[str, object]]]:
-    """The modules a fresh stdio server imported while answering ``lines``, and its
-    replies by id."""
+    """The modules a fresh stdio server holds after answering ``lines``, and its replies
+    by id."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "server"],
+        [sys.executable, "-c", SERVE],
         cwd=project,
         input="".join(line + "\n" for line in lines),
         capture_output=True,
@@ -89,11 +98,8 @@ def serve(project: Path, lines: list[str]) -> tuple[set[str], list[dict[str, obj
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    modules = {
-        line.split("|")[-1].strip()
-        for line in done.stderr.splitlines()
-        if line.startswith("import time:") and "|" in line
-    }
+    (report,) = [line for line in done.stderr.splitlines() if line.startswith("MODULES ")]
+    modules = set(json.loads(report.removeprefix("MODULES ")))
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     return modules, sorted(replies, key=lambda reply: int(str(reply["id"])))
 
@@ -137,7 +143,8 @@ def test_tool_calls_validate_and_answer_without_the_types(package: Path) -> None
 
 def test_a_type_a_body_reads_is_imported_for_real_and_loads(package: Path, tmp_path: Path) -> None:
     """The other side: a body that builds its output TypedDict makes the next build import
-    that name for real, and the server then loads `.types` (and still answers)."""
+    that name for real, and the server then loads `.types` and that tool's types module,
+    no other tool's (and still answers)."""
     handlers = package / "server" / "handlers.py"
     before = handlers.read_text(encoding="utf-8")
     try:
@@ -153,7 +160,11 @@ def test_a_type_a_body_reads_is_imported_for_real_and_loads(package: Path, tmp_p
         )
         result = replies[1]["result"]
         assert isinstance(result, dict) and result["structuredContent"] == {"text": "X"}
+        # `.types` loads each tool's module when a name of it is first asked for: this one.
         assert "server.types" in modules
+        assert [m for m in types_modules(modules) if m.startswith("server._types.")] == [
+            "server._types.report__output"
+        ]
     finally:
         handlers.write_text(before, encoding="utf-8")
         assert run_cli("build", "-q", str(package))[0] == 0
