@@ -31,8 +31,9 @@ Policies (see also :func:`merge`):
   ``Any`` after the imports (a stand-in, :mod:`.stand_ins`), so the module still imports
   and type-checks; a stand-in goes when nothing reads its name or the import binds it
   again. A name the module reads at run time (as it loads, or in a function's
-  body: a TypedDict built, an enum member, ``isinstance``, a default, a decorator) is
-  imported for real; a name only annotations read goes under ``if TYPE_CHECKING:``, so
+  body: a TypedDict built, an enum member, ``isinstance``, a default, a decorator, or an
+  annotation a decorator or base class other than known inert ones may evaluate: pydantic,
+  typeguard) is imported for real; a name only annotations read goes under ``if TYPE_CHECKING:``, so
   serving never loads ``.types`` (:mod:`.imports`). Each build moves a name to the part its
   use asks for; the single import older builds wrote is migrated the same way. Where a dropped name *would* be evaluated at
   import (a decorator, a default value, an annotation without that future import) the

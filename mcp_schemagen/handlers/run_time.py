@@ -15,7 +15,7 @@ from mcp_schemagen.handlers.imports import (
 )
 from mcp_schemagen.handlers.lines import has_comment
 from mcp_schemagen.handlers.module import HandlerModule
-from mcp_schemagen.handlers.scope import at_run_time, names_read
+from mcp_schemagen.handlers.scope import at_run_time, evaluates_annotations, names_read
 from mcp_schemagen.handlers.spec import ParsedSpec, is_managed_import
 
 
@@ -76,4 +76,14 @@ def read_at_run_time(module: HandlerModule, spec: ParsedSpec, handler_tops: set[
     names |= read_by_signatures(signatures)
     if not module.future_annotations:
         names |= read_by_annotations(signatures)
+    # A handler under a decorator that may evaluate its annotations (a validating one).
+    for top in module.tops:
+        fn = top.function
+        if (
+            top.index in handler_tops
+            and fn is not None
+            and fn.name in spec.signatures
+            and evaluates_annotations(fn.decorator_list)
+        ):
+            names |= read_by_annotations([spec.signatures[fn.name]])
     return names

@@ -81,6 +81,38 @@ def test_a_name_only_annotations_read_stays_under_type_checking(use: str) -> Non
     assert merge(text, SPEC).text == text
 
 
+@pytest.mark.parametrize(
+    ("extra", "real"),
+    [
+        ("\n\nclass Request(BaseModel):\n    units: Units\n", "Units"),
+        ("\n\n@validate_call\ndef helper(r: Report) -> None:\n    pass\n", "Report"),
+        ("\n\nclass Row(TypedDict):\n    units: Units\n", None),
+        ("\n\n@functools.cache\ndef helper(r: Units) -> Report:\n    return {}\n", None),
+    ],
+    ids=["model-field", "validating-decorator", "typeddict-field", "inert-decorator"],
+)
+def test_annotations_a_decorator_or_base_class_may_evaluate_are_imported_for_real(
+    extra: str, real: str | None
+) -> None:
+    """pydantic, typeguard and the like evaluate annotations: their names must exist."""
+    merged = merge(render_new(SPEC) + extra, SPEC).text
+    if real is None:
+        assert LAZY_BOTH in merged
+    else:
+        assert f"\nfrom .types import {real}\n" in merged
+
+
+def test_a_handler_under_a_validating_decorator_imports_its_annotations_for_real() -> None:
+    text = with_body('return {"text": city}').replace(
+        "def get_weather(", "@validate_call\ndef get_weather("
+    )
+    merged = merge(text, SPEC).text
+    assert "\nfrom .types import Report, Units\n" in merged and "TYPE_CHECKING" not in merged
+    assert (
+        merge(merged.replace("@validate_call\n", "@nonblocking\n"), SPEC).text.count(LAZY_BOTH) == 1
+    )
+
+
 def test_without_postponed_annotations_every_name_is_imported_for_real() -> None:
     text = render_new(SPEC).replace("from __future__ import annotations\n\n", "")
     merged = merge(text, SPEC).text
@@ -204,3 +236,15 @@ def test_serving_never_loads_the_types_until_a_body_reads_one(tmp_path: Path) ->
     assert run(with_body('return {"text": city}')) == "False {'text': 'x'}"
     edited = with_body("return Report(text=city.upper())")
     assert run(merge(edited, SPEC).text) == "True {'text': 'X'}"
+    # A decorator that evaluates the handler's annotations as the module loads.
+    checking = with_body('return {"text": city}').replace(
+        '\n\n# mcp-codegen tool: "get_weather"\n',
+        "\n\ndef checked(fn: Callable[..., Any]) -> Callable[..., Any]:\n"
+        "    typing.get_type_hints(fn)\n    return fn\n\n\n"
+        '# mcp-codegen tool: "get_weather"\n@checked\n',
+    )
+    checking = checking.replace(
+        "from typing import TYPE_CHECKING\n",
+        "import typing\nfrom collections.abc import Callable\nfrom typing import TYPE_CHECKING, Any\n",
+    )
+    assert run(merge(checking, SPEC).text) == "True {'text': 'x'}"

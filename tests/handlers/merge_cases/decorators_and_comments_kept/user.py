@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .types import Units
+from .types import Units
 
 
 def traced(fn: Callable[..., str]) -> Callable[..., str]:
