@@ -51,8 +51,12 @@ def apply_plan(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> str:
     entries = _entries(module, plan, nodes)
 
     main, tail = _close_gaps(entries[: module.orphan_start])
-    if plan.imports is not None and not any(True for _ in managed_statements(module)):
-        _insert_imports(main, _managed_group(plan.imports))
+    if plan.imports is not None:
+        if not any(True for _ in managed_statements(module)):
+            _insert_imports(main, _managed_group(plan.imports))
+        elif plan.imports.real and not _real_imports(module):
+            # With the module's imports, above any code (the block may stand anywhere).
+            _insert_imports(main, _import_lines(plan.imports.real_source()), past_blocks=False)
     if plan.any_import:
         _insert_typing_import(main, "Any")
     if plan.type_checking_import:
@@ -108,7 +112,7 @@ def _managed_entries(module: HandlerModule, imports: ManagedImports) -> dict[int
     """What replaces each generated-import statement: the real import where the first
     one stood, the ``if TYPE_CHECKING:`` block where the first block stood (the user's
     statements in any block kept in it), each beside the other when only one existed."""
-    real = [t for t in module.tops if any(is_managed_import(s) for s in t.stmts)]
+    real = _real_imports(module)
     blocks = [t for t in module.tops if isinstance(t.node, cst.If) and is_managed(t.stmts[0])]
     replaced: dict[int, list[_Entry]] = {t.index: [list(leading(t.node))] for t in real + blocks}
     block = _merged_block(blocks, imports)
@@ -118,11 +122,12 @@ def _managed_entries(module: HandlerModule, imports: ManagedImports) -> dict[int
             group.append(with_leading(block, [blank()]))
         replaced[real[0].index] = _leading_from(real[0].node, group)
     if blocks:
-        group = [] if real else _import_lines(imports.real_source())
-        if block is not None:
-            group.append(with_leading(block, [blank()]) if group else block)
-        replaced[blocks[0].index] = _leading_from(blocks[0].node, group)
+        replaced[blocks[0].index] = _leading_from(blocks[0].node, [] if block is None else [block])
     return replaced
+
+
+def _real_imports(module: HandlerModule) -> list[Top]:
+    return [t for t in module.tops if any(is_managed_import(s) for s in t.stmts)]
 
 
 def _leading_from(node: cst.BaseStatement, group: list[cst.BaseStatement]) -> list[_Entry]:
@@ -201,12 +206,15 @@ def _moved(node: cst.BaseStatement) -> cst.BaseStatement:
     return with_leading(node, [blank(), blank(), *attached])
 
 
-def _insert_imports(main: list[cst.BaseStatement], lines: Sequence[cst.BaseStatement]) -> None:
-    """New generated imports go after the module's docstring and leading imports."""
+def _insert_imports(
+    main: list[cst.BaseStatement], lines: Sequence[cst.BaseStatement], past_blocks: bool = True
+) -> None:
+    """New generated imports go after the module's docstring and leading imports (and
+    the ``if TYPE_CHECKING:`` block among them, unless ``past_blocks`` is false)."""
     lines = list(lines)
     position = 0
     for index, node in enumerate(main):
-        if not _is_import_header(node, index):
+        if not _is_import_header(node, index) or (not past_blocks and isinstance(node, cst.If)):
             break
         position = index + 1
     if lines and position:

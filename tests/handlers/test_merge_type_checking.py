@@ -169,6 +169,17 @@ def test_the_users_statements_in_the_block_are_kept_through_every_change() -> No
     assert merge(both, SPEC).text == both
 
 
+def test_a_new_real_import_goes_with_the_imports_wherever_the_block_stands() -> None:
+    """The user moved the block to the end; code above it reads a name as the module
+    loads: the real import must come before that code, with the other imports."""
+    text = render_new(SPEC).replace("\n" + LAZY_BOTH, "")
+    text += "\n\nKEYS = list(Report.__annotations__)\n\n\n" + LAZY_BOTH
+    merged = merge(text, SPEC).text
+    assert merged.index("\nfrom .types import Report\n") < merged.index("KEYS = ")
+    assert merged.endswith("\n\nif TYPE_CHECKING:\n    from .types import Units\n")
+    assert merge(merged, SPEC).text == merged
+
+
 def test_the_block_leaves_with_its_import_when_every_name_is_read_at_run_time() -> None:
     used = with_body("return Report(text=str(Units))")
     merged = merge(used, SPEC).text
@@ -190,10 +201,8 @@ def test_a_users_own_type_checking_is_used_as_it_is(binding: str, test: str) -> 
     )
     assert merge(text, SPEC).text == text
     used = merge(with_body('return Report(text="")', text), SPEC).text
-    assert (
-        f"{binding}\nfrom .types import Report\n\nif {test}:\n    from .types import Units\n"
-        in (used)
-    )
+    assert "\nfrom .types import Report\n" in used and binding in used
+    assert f"\nif {test}:\n    from .types import Units\n" in used
     assert "from typing import TYPE_CHECKING" not in used
 
 
