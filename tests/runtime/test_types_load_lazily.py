@@ -89,6 +89,12 @@ SERVE = (
 def serve(project: Path, lines: list[str]) -> tuple[set[str], list[dict[str, object]]]:
     """The modules a fresh stdio server holds after answering ``lines``, and its replies
     by id."""
+    modules, replies, _ = serve_logged(project, lines)
+    return modules, replies
+
+
+def serve_logged(project: Path, lines: list[str]) -> tuple[set[str], list[dict[str, object]], str]:
+    """As serve, and what the server wrote on stderr."""
     done = subprocess.run(
         [sys.executable, "-c", SERVE],
         cwd=project,
@@ -101,7 +107,7 @@ def serve(project: Path, lines: list[str]) -> tuple[set[str], list[dict[str, obj
     (report,) = [line for line in done.stderr.splitlines() if line.startswith("MODULES ")]
     modules = set(json.loads(report.removeprefix("MODULES ")))
     replies = [json.loads(line) for line in done.stdout.splitlines()]
-    return modules, sorted(replies, key=lambda reply: int(str(reply["id"])))
+    return modules, sorted(replies, key=lambda reply: int(str(reply["id"]))), done.stderr
 
 
 def types_modules(modules: set[str]) -> list[str]:
@@ -168,3 +174,25 @@ def test_a_type_a_body_reads_is_imported_for_real_and_loads(package: Path, tmp_p
     finally:
         handlers.write_text(before, encoding="utf-8")
         assert run_cli("build", "-q", str(package))[0] == 0
+
+
+def test_a_body_changed_to_read_a_type_without_a_build_says_to_build(package: Path) -> None:
+    """Before the next build the name is still under TYPE_CHECKING: the call fails like any
+    handler error, and the server's log says what to do."""
+    handlers = package / "server" / "handlers.py"
+    before = handlers.read_text(encoding="utf-8")
+    try:
+        handlers.write_text(
+            before.replace('return {"text": city}', "return ReportOutput(text=city)"),
+            encoding="utf-8",
+        )
+        _, replies, stderr = serve_logged(
+            package, [INITIALIZE, INITIALIZED, call(2, "report", {"city": "X"})]
+        )
+        result = replies[1]["result"]
+        assert isinstance(result, dict) and result["isError"] is True
+        assert "ReportOutput" in json.dumps(result)
+        assert "'ReportOutput' is imported under `if TYPE_CHECKING:`" in stderr
+        assert "run `mcp-codegen build`" in stderr
+    finally:
+        handlers.write_text(before, encoding="utf-8")
