@@ -94,9 +94,16 @@ def _entries(
     leaving = {*plan.orphan, *plan.restore.values()}
     if plan.stand_ins is not None:
         leaving |= set(stand_ins(module).values())  # written anew after the imports
-    if plan.drop_type_checking_import is not None:
-        leaving.add(plan.drop_type_checking_import)
     replaced = {} if plan.imports is None else _managed_entries(module, plan.imports)
+    drop = plan.drop_type_checking_import
+    if drop is not None:
+        names = _plain_typing_names(nodes[drop]) or []
+        rest = [name for name in names if name != "TYPE_CHECKING"]
+        if rest:  # the line keeps its other names
+            (line,) = _import_lines(f"from typing import {', '.join(rest)}\n")
+            replaced[drop] = [with_leading(line, leading(nodes[drop]))]
+        else:
+            leaving.add(drop)
     entries: list[list[_Entry]] = []
     for index, node in enumerate(nodes):
         if index in leaving:

@@ -33,8 +33,9 @@ def block_test(module: HandlerModule) -> str | None:
 
 
 def unused_type_checking_import(module: HandlerModule) -> int | None:
-    """The line ``from typing import TYPE_CHECKING`` the generated block needed, once no
-    block is left and nothing else reads the name (a linter would flag it)."""
+    """The line ``from typing import TYPE_CHECKING`` (maybe with other names) the generated
+    block needed, once no block is left and nothing else reads the name (a linter would
+    flag it)."""
     line: int | None = None
     for top in module.tops:
         statement = top.stmts[0]
@@ -42,7 +43,9 @@ def unused_type_checking_import(module: HandlerModule) -> int | None:
             len(top.stmts) == 1
             and isinstance(statement, ast.ImportFrom)
             and statement.module == "typing"
-            and [(a.name, a.asname) for a in statement.names] == [("TYPE_CHECKING", None)]
+            and statement.level == 0
+            and all(a.asname is None for a in statement.names)
+            and any(a.name == "TYPE_CHECKING" for a in statement.names)
             and not has_comment(top.node.with_changes(leading_lines=()))
         ):
             line = top.index if line is None else line

@@ -188,6 +188,17 @@ def test_the_block_leaves_with_its_import_when_every_name_is_read_at_run_time() 
     assert merge(merged, SPEC).text == merged
 
 
+def test_the_type_checking_name_leaves_a_shared_typing_import_with_the_block() -> None:
+    text = render_new(SPEC).replace(
+        "from typing import TYPE_CHECKING\n", "from typing import TYPE_CHECKING, cast\n"
+    )
+    text = with_body('return cast("Report", {"text": ""})', text)
+    assert merge(text, SPEC).text == text
+    merged = merge(text.replace('cast("Report", {"text": ""})', "Report(text=str(Units))"), SPEC)
+    assert "\nfrom typing import cast\n\nfrom .types import Report, Units\n" in merged.text
+    assert "TYPE_CHECKING" not in merged.text
+
+
 @pytest.mark.parametrize(
     ("binding", "test"),
     [
