@@ -418,7 +418,12 @@ def _check_block_comments(top: Top, node: cst.If) -> None:
     """In the ``if TYPE_CHECKING:`` block, a generated import is rewritten whole."""
     block = top.stmts[0]
     assert is_managed_block(block) and isinstance(block, ast.If)
-    assert isinstance(node.body, cst.IndentedBlock)
+    if not isinstance(node.body, cst.IndentedBlock):
+        raise MergeConflict(
+            None,
+            f"the generated import at line {top.line} must change but shares the line of its "
+            "`if TYPE_CHECKING:`; put it on a line of its own below the `if`",
+        )
     for inner, statements in pair(node.body.body, block.body):
         if not any(is_managed_import(s) for s in statements):
             continue

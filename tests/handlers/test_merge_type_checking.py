@@ -226,6 +226,15 @@ def test_a_comment_on_an_import_in_the_block_stops_only_a_change() -> None:
         merge(with_body('return Report(text="")', text), SPEC)
 
 
+def test_a_block_on_one_line_stops_only_a_change() -> None:
+    text = render_new(SPEC).replace(
+        LAZY_BOTH, "if TYPE_CHECKING: from .types import Report, Units\n"
+    )
+    assert merge(text, SPEC).text == text
+    with pytest.raises(MergeConflict, match="put it on a line of its own below the `if`"):
+        merge(with_body('return Report(text="")', text), SPEC)
+
+
 def test_serving_never_loads_the_types_until_a_body_reads_one(tmp_path: Path) -> None:
     """The real module: importing handlers.py does not import `.types` while every name
     is only annotated; once a body builds a Report, the next build imports it for real.
