@@ -13,7 +13,7 @@ import json
 import math
 import struct
 import zlib
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from example_server.api import (
     Elicit,
@@ -28,23 +28,24 @@ from example_server.api import (
 )
 from example_server.types import WeatherForecastDay
 
-from .types import (
-    CompletionArguments,
-    CompletionReturn,
-    CreateOrderCustomer,
-    CreateOrderItem,
-    GetWeatherUnits,
-    PromptReturn,
-    ResourceReturn,
-    ShapeAreaCircle,
-    ShapeAreaRectangle,
-    StationLatestResourceStation,
-    StationLatestResourceUnits,
-    ToolResult,
-    ToolReturn,
-    WeatherBriefingPromptStyle,
-    WeatherForecastOutput,
-)
+if TYPE_CHECKING:
+    from .types import (
+        CompletionArguments,
+        CompletionReturn,
+        CreateOrderCustomer,
+        CreateOrderItem,
+        GetWeatherUnits,
+        PromptReturn,
+        ResourceReturn,
+        ShapeAreaCircle,
+        ShapeAreaRectangle,
+        StationLatestResourceStation,
+        StationLatestResourceUnits,
+        ToolResult,
+        ToolReturn,
+        WeatherBriefingPromptStyle,
+        WeatherForecastOutput,
+    )
 
 # The cities the briefing prompt's completion offers (the argument accepts any city).
 KNOWN_CITIES = ("Oslo", "Bergen", "Berlin", "Bern", "Bordeaux", "Tromsø", "Trondheim")

@@ -7,6 +7,7 @@
 - :mod:`.module`, :mod:`.lines`: the module as read (ast and libcst, paired);
 - :mod:`.scope`: which names it binds and reads;
 - :mod:`.plan`: every change a merge makes, decided first; :mod:`.apply`: making them;
+- :mod:`.imports`, :mod:`.run_time`: the generated import, real or under TYPE_CHECKING;
 - :mod:`.merge`: the merge policy and its entry point;
 - :mod:`.file`: the handler module of a build, and the record ``check`` reads it back by.
 """

@@ -9,11 +9,16 @@ from functools import lru_cache
 
 import libcst as cst
 
+from mcp_schemagen.handlers.imports import (
+    ManagedImports,
+    is_managed,
+)
 from mcp_schemagen.handlers.lines import (
     blank,
     collapse,
     comment_line,
     comment_of,
+    has_comment,
     leading,
     meaningful,
     split_attached,
@@ -22,10 +27,11 @@ from mcp_schemagen.handlers.lines import (
     strip_trailing_blanks,
     with_leading,
 )
-from mcp_schemagen.handlers.module import HandlerModule, Top
-from mcp_schemagen.handlers.plan import Plan, managed_statements, same_signature, user_kwarg
+from mcp_schemagen.handlers.module import HandlerModule, Top, pair
+from mcp_schemagen.handlers.plan import Plan, same_signature, user_kwarg
+from mcp_schemagen.handlers.run_time import managed_statements
 from mcp_schemagen.handlers.spec import HandlerSpec, ParsedSpec, is_managed_import
-from mcp_schemagen.handlers.stand_ins import ANY_IMPORT, stand_in_source, stand_ins
+from mcp_schemagen.handlers.stand_ins import stand_in_source, stand_ins
 from mcp_schemagen.handlers.stubs import ORPHAN_BANNER, marker_comment, marker_prefix, render_stub
 from mcp_schemagen.render.formatting import format_modules, format_unsorted
 
@@ -45,10 +51,16 @@ def apply_plan(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> str:
     entries = _entries(module, plan, nodes)
 
     main, tail = _close_gaps(entries[: module.orphan_start])
-    if plan.imports is not None and not any(True for _ in managed_statements(module)):
-        _insert_imports(main, _import_lines(plan.imports))
+    if plan.imports is not None:
+        if not any(True for _ in managed_statements(module)):
+            _insert_imports(main, _managed_group(plan.imports))
+        elif plan.imports.real and not _real_imports(module):
+            # With the module's imports, above any code (the block may stand anywhere).
+            _insert_imports(main, _import_lines(plan.imports.real_source()), past_blocks=False)
     if plan.any_import:
-        _insert_any_import(main)
+        _insert_typing_import(main, "Any")
+    if plan.type_checking_import:
+        _insert_typing_import(main, "TYPE_CHECKING")
     if plan.stand_ins is not None:
         _insert_imports(main, _stand_in_lines(tuple(plan.stand_ins)))
     at = len(main) - 1 if main and _is_main_guard(main[-1]) else len(main)
@@ -82,28 +94,93 @@ def _entries(
     leaving = {*plan.orphan, *plan.restore.values()}
     if plan.stand_ins is not None:
         leaving |= set(stand_ins(module).values())  # written anew after the imports
-    managed = [top.index for top in module.tops if any(is_managed_import(s) for s in top.stmts)]
+    replaced = {} if plan.imports is None else _managed_entries(module, plan.imports)
+    drop = plan.drop_type_checking_import
+    if drop is not None:
+        names = _plain_typing_names(nodes[drop]) or []
+        rest = [name for name in names if name != "TYPE_CHECKING"]
+        if rest:  # the line keeps its other names
+            (line,) = _import_lines(f"from typing import {', '.join(rest)}\n")
+            replaced[drop] = [with_leading(line, leading(nodes[drop]))]
+        else:
+            leaving.add(drop)
     entries: list[list[_Entry]] = []
     for index, node in enumerate(nodes):
         if index in leaving:
             entries.append([split_attached(leading(node))[0]])
-        elif plan.imports is not None and index in managed:
-            entries.append(_replaced_import(node, plan.imports, first=index == managed[0]))
+        elif index in replaced:
+            entries.append(replaced[index])
         else:
             entries.append([node])
     return entries
 
 
-def _replaced_import(node: cst.BaseStatement, source: str, first: bool) -> list[_Entry]:
-    if not first:
+def _managed_entries(module: HandlerModule, imports: ManagedImports) -> dict[int, list[_Entry]]:
+    """What replaces each generated-import statement: the real import where the first
+    one stood, the ``if TYPE_CHECKING:`` block where the first block stood (the user's
+    statements in any block kept in it), each beside the other when only one existed."""
+    real = _real_imports(module)
+    blocks = [t for t in module.tops if isinstance(t.node, cst.If) and is_managed(t.stmts[0])]
+    replaced: dict[int, list[_Entry]] = {t.index: [list(leading(t.node))] for t in real + blocks}
+    block = _merged_block(blocks, imports)
+    if real:
+        group = _import_lines(imports.real_source())
+        if not blocks and block is not None:
+            group.append(with_leading(block, [blank()]))
+        replaced[real[0].index] = _leading_from(real[0].node, group)
+    if blocks:
+        replaced[blocks[0].index] = _leading_from(blocks[0].node, [] if block is None else [block])
+    return replaced
+
+
+def _real_imports(module: HandlerModule) -> list[Top]:
+    return [t for t in module.tops if any(is_managed_import(s) for s in t.stmts)]
+
+
+def _leading_from(node: cst.BaseStatement, group: list[cst.BaseStatement]) -> list[_Entry]:
+    if not group:
         return [list(leading(node))]  # dropped: its comments stay for what follows
-    lines: list[_Entry] = list(_import_lines(source))
-    if not lines:
-        return [list(leading(node))]
-    first_line = lines[0]
-    assert isinstance(first_line, cst.SimpleStatementLine)
-    lines[0] = first_line.with_changes(leading_lines=leading(node))
-    return lines
+    lines = list(leading(node))
+    if isinstance(group[0], cst.If) and all(line.comment is not None for line in lines):
+        lines.insert(0, blank())  # in place of an import right below another: set apart
+    return [with_leading(group[0], lines), *group[1:]]
+
+
+def _managed_group(imports: ManagedImports) -> list[cst.BaseStatement]:
+    """The generated imports as new statements: the real import, then the block."""
+    group = _import_lines(imports.real_source())
+    block = _merged_block([], imports)
+    if block is not None:
+        group.append(with_leading(block, [blank()]) if group else block)
+    return group
+
+
+def _merged_block(blocks: list[Top], imports: ManagedImports) -> cst.If | None:
+    """The ``if TYPE_CHECKING:`` block after the merge: the first existing block with the
+    new lazy import in place of its generated one, and the user's statements of every
+    block; a new block when there was none; None when it would be empty."""
+    lazy = _lazy_lines(imports.lazy_source())
+    if not blocks:
+        return _lazy_block(imports.lazy_source()) if lazy else None
+    body: list[cst.BaseStatement] = []
+    placed = False
+    for top in blocks:
+        node, statement = top.node, top.stmts[0]
+        assert isinstance(node, cst.If) and isinstance(node.body, cst.IndentedBlock)
+        assert isinstance(statement, ast.If)
+        for inner, statements in pair(node.body.body, statement.body):
+            if not any(is_managed_import(s) for s in statements):
+                body.append(inner)
+            elif not placed:
+                placed = True
+                if lazy:
+                    body += [with_leading(lazy[0], leading(inner)), *lazy[1:]]
+    if not body:
+        return None
+    body[0] = with_leading(body[0], strip_blanks(leading(body[0])))
+    first = blocks[0].node
+    assert isinstance(first, cst.If) and isinstance(first.body, cst.IndentedBlock)
+    return first.with_changes(body=first.body.with_changes(body=body))
 
 
 def _close_gaps(
@@ -136,14 +213,15 @@ def _moved(node: cst.BaseStatement) -> cst.BaseStatement:
     return with_leading(node, [blank(), blank(), *attached])
 
 
-def _insert_imports(main: list[cst.BaseStatement], lines: list[cst.SimpleStatementLine]) -> None:
-    """New generated imports go after the module's docstring and leading imports."""
+def _insert_imports(
+    main: list[cst.BaseStatement], lines: Sequence[cst.BaseStatement], past_blocks: bool = True
+) -> None:
+    """New generated imports go after the module's docstring and leading imports (and
+    the ``if TYPE_CHECKING:`` block among them, unless ``past_blocks`` is false)."""
+    lines = list(lines)
     position = 0
     for index, node in enumerate(main):
-        if not isinstance(node, cst.SimpleStatementLine) or not all(
-            isinstance(s, cst.Import | cst.ImportFrom) or (index == 0 and _is_docstring(s))
-            for s in node.body
-        ):
+        if not _is_import_header(node, index) or (not past_blocks and isinstance(node, cst.If)):
             break
         position = index + 1
     if lines and position:
@@ -151,9 +229,31 @@ def _insert_imports(main: list[cst.BaseStatement], lines: list[cst.SimpleStateme
     main[position:position] = lines
 
 
-def _insert_any_import(main: list[cst.BaseStatement]) -> None:
-    """`from typing import Any`, for the stand-ins: with the module's other absolute
-    imports, before its relative ones, as isort orders them."""
+def _is_import_header(node: cst.BaseStatement, index: int) -> bool:
+    """Part of the module's head: its docstring, imports, and the generated imports'
+    ``if TYPE_CHECKING:`` block."""
+    if isinstance(node, cst.If):
+        test = cst.Module([]).code_for_node(node.test)
+        return test in ("TYPE_CHECKING", "typing.TYPE_CHECKING") and node.orelse is None
+    return isinstance(node, cst.SimpleStatementLine) and all(
+        isinstance(s, cst.Import | cst.ImportFrom) or (index == 0 and _is_docstring(s))
+        for s in node.body
+    )
+
+
+def _insert_typing_import(main: list[cst.BaseStatement], name: str) -> None:
+    """`from typing import Any` (for the stand-ins) or `TYPE_CHECKING` (for the generated
+    imports' block): into the module's plain `from typing import ...` if it has one, else
+    with its other absolute imports, before its relative ones, as isort orders them."""
+    for at, node in enumerate(main):
+        if not _is_import_header(node, at):
+            break
+        names = _plain_typing_names(node)
+        if names is not None:
+            ordered = sorted({*names, name}, key=_member_order)
+            (line,) = _import_lines(f"from typing import {', '.join(ordered)}\n")
+            main[at] = with_leading(line, leading(node))
+            return
     position = 0
     for index, node in enumerate(main):
         if not isinstance(node, cst.SimpleStatementLine) or not all(
@@ -164,10 +264,37 @@ def _insert_any_import(main: list[cst.BaseStatement]) -> None:
         if any(isinstance(s, cst.ImportFrom) and s.relative for s in node.body):
             break
         position = index + 1
-    (line,) = _import_lines(ANY_IMPORT)
+    (line,) = _import_lines(f"from typing import {name}\n")
     if position > 0 and _starts_a_group_after(main[position - 1]):
         line = line.with_changes(leading_lines=[blank()])
     main.insert(position, line)
+
+
+def _plain_typing_names(node: cst.BaseStatement) -> list[str] | None:
+    """The names of a `from typing import a, b` line without aliases or comments."""
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None
+    statement = node.body[0]
+    if (
+        not isinstance(statement, cst.ImportFrom)
+        or statement.relative
+        or not isinstance(statement.module, cst.Name)
+        or statement.module.value != "typing"
+        or isinstance(statement.names, cst.ImportStar)
+        or has_comment(node.with_changes(leading_lines=()))
+    ):
+        return None
+    names = [alias.name for alias in statement.names if alias.asname is None]
+    if len(names) != len(statement.names) or not all(isinstance(n, cst.Name) for n in names):
+        return None
+    return [n.value for n in names if isinstance(n, cst.Name)]
+
+
+def _member_order(name: str) -> tuple[int, str]:
+    """isort's order of imported names: constants, then classes, then the rest."""
+    if name.isupper() and len(name) > 1:
+        return (0, name)
+    return (1, name) if name[:1].isupper() else (2, name)
 
 
 def _starts_a_group_after(node: cst.BaseStatement) -> bool:
@@ -224,8 +351,8 @@ def _format_ahead(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
         if not same_signature(top, spec.signatures[handler.function]):
             sources.append(_header_source(handler, _is_async(top), _user_kwargs(top)))
     sources += [render_stub(h) for h in plan.append if h.function not in plan.restore]
-    if plan.imports is not None and plan.imports.strip():
-        sources.append(plan.imports)
+    if plan.imports is not None:
+        sources += [s for s in (plan.imports.real_source(), plan.imports.lazy_source()) if s]
     pending = [source for source in dict.fromkeys(sources) if source not in _FORMATTED]
     if len(_FORMATTED) + len(pending) > 4096:
         _FORMATTED.clear()
@@ -302,8 +429,24 @@ def _import_lines_cached(source: str) -> tuple[cst.SimpleStatementLine, ...]:
     return tuple(line for line in lines if isinstance(line, cst.SimpleStatementLine))
 
 
-def _import_lines(source: str) -> list[cst.SimpleStatementLine]:
+def _import_lines(source: str) -> list[cst.BaseStatement]:
     return list(_import_lines_cached(source))
+
+
+@lru_cache(maxsize=256)
+def _lazy_block(source: str) -> cst.If:
+    """The ``if TYPE_CHECKING:`` block of the source (not empty)."""
+    (node,) = cst.parse_module(_formatted(source)).body
+    assert isinstance(node, cst.If)
+    return node
+
+
+def _lazy_lines(source: str) -> list[cst.BaseStatement]:
+    if not source:
+        return []
+    body = _lazy_block(source).body
+    assert isinstance(body, cst.IndentedBlock)
+    return list(body.body)
 
 
 def _with_marker(node: cst.FunctionDef, marker: str) -> cst.FunctionDef:

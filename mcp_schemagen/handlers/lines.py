@@ -78,3 +78,17 @@ def collapse(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
         if run <= 2:
             out.append(line)
     return out
+
+
+class _CommentFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self.found = True
+
+
+def has_comment(node: cst.CSTNode) -> bool:
+    finder = _CommentFinder()
+    node.visit(finder)
+    return finder.found

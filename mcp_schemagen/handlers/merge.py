@@ -7,7 +7,9 @@ What the generator owns in ``handlers.py``, and nothing else:
   how a later build tells a handler (whose tool may disappear) from a helper function of the
   same shape, and which tool it served;
 * the top-level import statements from ``.types`` and ``._runtime.content`` (names from
-  the latter, which older builds wrote, move to ``.types`` or the public ``.api``);
+  the latter, which older builds wrote, move to ``.types`` or the public ``.api``), and the
+  top-level ``if TYPE_CHECKING:`` block holding one (a user's other statements in it are
+  theirs), with the ``from typing import TYPE_CHECKING`` that block needs;
 * the orphan banner (:data:`ORPHAN_BANNER`) that starts the orphan section at the end;
 * the stand-in lines (``Name = Any  # mcp-codegen: ...``) for types of removed tools.
 
@@ -28,7 +30,12 @@ Policies (see also :func:`merge`):
   Such an orphan is reported in a warning, and each name it still reads is defined as
   ``Any`` after the imports (a stand-in, :mod:`.stand_ins`), so the module still imports
   and type-checks; a stand-in goes when nothing reads its name or the import binds it
-  again. Where a dropped name *would* be evaluated at
+  again. A name the module reads at run time (as it loads, or in a function's
+  body: a TypedDict built, an enum member, ``isinstance``, a default, a decorator, or an
+  annotation a decorator or base class other than known inert ones may evaluate: pydantic,
+  typeguard) is imported for real; a name only annotations read goes under ``if TYPE_CHECKING:``, so
+  serving never loads ``.types`` (:mod:`.imports`). Each build moves a name to the part its
+  use asks for; the single import older builds wrote is migrated the same way. Where a dropped name *would* be evaluated at
   import (a decorator, a default value, an annotation without that future import) the
   merge stops with a :class:`MergeConflict` instead of writing a module that cannot load.
 * **Conflicts** -- the merge either returns the whole new text or raises

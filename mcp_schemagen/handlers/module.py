@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -102,10 +102,17 @@ def _pair(
     module: cst.Module, tree: ast.Module
 ) -> Iterator[tuple[cst.BaseStatement, list[ast.stmt]]]:
     """Each libcst top-level statement with its ast statement(s) (`a = 1; b = 2` is two)."""
-    statements = iter(tree.body)
-    for node in module.body:
+    return pair(module.body, tree.body)
+
+
+def pair(
+    nodes: Sequence[cst.BaseStatement], statements: Sequence[ast.stmt]
+) -> Iterator[tuple[cst.BaseStatement, list[ast.stmt]]]:
+    """The statements of one block in both trees, libcst's with ast's."""
+    remaining = iter(statements)
+    for node in nodes:
         count = len(node.body) if isinstance(node, cst.SimpleStatementLine) else 1
-        yield node, [s for _, s in zip(range(count), statements, strict=False)]
+        yield node, [s for _, s in zip(range(count), remaining, strict=False)]
 
 
 def has_banner(lines: Iterable[cst.EmptyLine]) -> bool:

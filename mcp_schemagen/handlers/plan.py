@@ -6,14 +6,33 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from mcp_schemagen.compile.ir import CONTENT_TYPES
-from mcp_schemagen.handlers.module import HandlerModule, Top
-from mcp_schemagen.handlers.scope import Binding, at_import, live_reads, module_bindings, names_read
+from mcp_schemagen.handlers.imports import (
+    ManagedImports,
+    found_imports,
+    is_managed,
+    is_managed_block,
+    split,
+)
+from mcp_schemagen.handlers.lines import has_comment
+from mcp_schemagen.handlers.module import HandlerModule, Top, pair
+from mcp_schemagen.handlers.run_time import (
+    block_test,
+    read_at_run_time,
+    unused_type_checking_import,
+)
+from mcp_schemagen.handlers.scope import (
+    Binding,
+    at_import,
+    live_reads,
+    module_bindings,
+    names_read,
+)
 from mcp_schemagen.handlers.spec import (
     RUNTIME_CONTENT,
     HandlerSpec,
@@ -21,7 +40,6 @@ from mcp_schemagen.handlers.spec import (
     ParsedSpec,
     Triple,
     bound_name,
-    import_triples,
     is_managed_import,
 )
 from mcp_schemagen.handlers.stand_ins import STAND_IN_COMMENT, needs_any_import, stand_ins
@@ -36,7 +54,9 @@ class Plan:
     append: list[HandlerSpec] = field(default_factory=list)  # restored or new, spec order
     restore: dict[str, int] = field(default_factory=dict)  # function -> orphan index
     orphan: list[int] = field(default_factory=list)  # main-section handlers to move
-    imports: str | None = None  # source of the new generated imports, if they change
+    imports: ManagedImports | None = None  # the new generated imports, if they change
+    type_checking_import: bool = False  # add `from typing import TYPE_CHECKING` for them
+    drop_type_checking_import: int | None = None  # top index of that import, once unused
     drop_banner: bool = False
     warnings: list[str] = field(default_factory=list)
     stand_ins: list[str] | None = None  # names defined as Any for orphans, if they change
@@ -51,6 +71,8 @@ class Plan:
             or self.drop_banner
             or self.stand_ins is not None
             or self.any_import
+            or self.type_checking_import
+            or self.drop_type_checking_import is not None
         )
 
 
@@ -194,20 +216,6 @@ def _check_signature_edit(top: Top, handler: HandlerSpec, wanted: ast.FunctionDe
         )
 
 
-class _CommentFinder(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found = False
-
-    def visit_Comment(self, node: cst.Comment) -> None:
-        self.found = True
-
-
-def has_comment(node: cst.CSTNode) -> bool:
-    finder = _CommentFinder()
-    node.visit(finder)
-    return finder.found
-
-
 def _parameter_warnings(top: Top, wanted: ast.FunctionDef) -> Iterator[str]:
     """A parameter that left the signature but that the body still reads."""
     fn = top.function
@@ -235,8 +243,8 @@ def _parameter_names(args: ast.arguments) -> set[str]:
 
 
 def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
-    found = [t for s in managed_statements(module) for t in import_triples(s)]
-    old = [_public(t) for t in found]
+    found = found_imports(s for top in module.tops for s in top.stmts)
+    old = [_public(t) for t in (*found.real, *found.lazy)]
     restored = set(plan.restore.values())
     orphans = {
         top.index
@@ -244,7 +252,8 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
         if top.orphan and top.function is not None and top.index not in restored
     }
     orphans |= set(plan.orphan)
-    live = live_reads(module, orphans, set(plan.update) | _handler_indices(module, spec))
+    handler_tops = set(plan.update) | _handler_indices(module, spec)
+    live = live_reads(module, orphans, handler_tops)
     wanted = list(spec.imports)
     bound = {bound_name(t) for t in wanted}
     for triple in old:
@@ -256,14 +265,20 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
             wanted.append(triple)
             bound.add(bound_name(triple))
     _check_kept_names_exist(module, spec, wanted, orphans)
+    imports = split(wanted, read_at_run_time(module, spec, handler_tops))
     needed: set[str] = set()
-    if set(found) != set(wanted):
+    if not found.same_as(imports):
         dropped = {bound_name(t) for t in old} - bound
         needed = _check_orphan_reads(module, sorted(orphans), dropped, plan)
         _check_import_comments(module)
-        plan.imports = (
-            spec.source.managed_imports if wanted == list(spec.imports) else _render_imports(wanted)
-        )
+        plan.imports = imports
+    plan.type_checking_import = (
+        bool(imports.lazy)
+        and block_test(module) in (None, "TYPE_CHECKING")
+        and "TYPE_CHECKING" not in module_bindings(module)
+    )
+    if found.lazy and not imports.lazy:  # the generated block leaves
+        plan.drop_type_checking_import = unused_type_checking_import(module)
     _plan_stand_ins(module, spec, plan, needed, bound)
 
 
@@ -289,23 +304,6 @@ def _public(triple: Triple) -> Triple:
     if module != RUNTIME_CONTENT:
         return triple
     return ("types" if name in CONTENT_TYPES else "api", name, asname)
-
-
-def managed_statements(module: HandlerModule) -> Iterator[ast.stmt]:
-    return (s for top in module.tops for s in top.stmts if is_managed_import(s))
-
-
-def _render_imports(triples: Sequence[Triple]) -> str:
-    """`from .M import a, b as c` per module, in first-seen order; star imports apart."""
-    modules: dict[str, list[str]] = {}
-    stars: list[str] = []
-    for module, name, asname in triples:
-        if name == "*":
-            stars.append(f"from .{module} import *\n")
-        else:
-            modules.setdefault(module, []).append(f"{name} as {asname}" if asname else name)
-    lines = [f"from .{m} import {', '.join(names)}\n" for m, names in modules.items()]
-    return "".join([*lines, *stars])
 
 
 def _handler_indices(module: HandlerModule, spec: ParsedSpec) -> set[int]:
@@ -357,7 +355,7 @@ def _check_orphan_reads(
 def _bound_by_user_code(module: HandlerModule) -> set[str]:
     """Names the module binds itself (not by the generated import, nor a stand-in)."""
     generated = set(stand_ins(module).values()) | {
-        top.index for top in module.tops if any(is_managed_import(s) for s in top.stmts)
+        top.index for top in module.tops if any(is_managed(s) for s in top.stmts)
     }
     return {
         name
@@ -384,7 +382,7 @@ def _check_kept_names_exist(
             continue
         for statement in top.stmts:
             for name, _, line in names_read(statement):
-                if name in missing and not is_managed_import(statement):
+                if name in missing and not is_managed(statement):
                     lines.setdefault(name, set()).add(line)
     shown = "; ".join(
         f"{name} (line{'s' if len(at) > 1 else ''} {', '.join(map(str, sorted(at)))})"
@@ -400,9 +398,12 @@ def _check_kept_names_exist(
 
 def _check_import_comments(module: HandlerModule) -> None:
     for top in module.tops:
-        if not any(is_managed_import(s) for s in top.stmts):
+        if not any(is_managed(s) for s in top.stmts):
             continue
         node = top.node
+        if isinstance(node, cst.If):
+            _check_block_comments(top, node)
+            continue
         assert isinstance(node, cst.SimpleStatementLine)
         if len(top.stmts) > 1 or has_comment(node.with_changes(leading_lines=())):
             raise MergeConflict(
@@ -410,4 +411,26 @@ def _check_import_comments(module: HandlerModule) -> None:
                 f"the generated import at line {top.line} must change but shares its line with "
                 "comments or other statements, which rewriting it would lose; give it a line "
                 "of its own",
+            )
+
+
+def _check_block_comments(top: Top, node: cst.If) -> None:
+    """In the ``if TYPE_CHECKING:`` block, a generated import is rewritten whole."""
+    block = top.stmts[0]
+    assert is_managed_block(block) and isinstance(block, ast.If)
+    if not isinstance(node.body, cst.IndentedBlock):
+        raise MergeConflict(
+            None,
+            f"the generated import at line {top.line} must change but shares the line of its "
+            "`if TYPE_CHECKING:`; put it on a line of its own below the `if`",
+        )
+    for inner, statements in pair(node.body.body, block.body):
+        if not any(is_managed_import(s) for s in statements):
+            continue
+        if len(statements) > 1 or has_comment(inner):
+            raise MergeConflict(
+                None,
+                f"the generated import at line {statements[0].lineno} must change but carries "
+                "comments or shares its line with other statements, which rewriting it would "
+                "lose; give it a line of its own and move the comments above the block",
             )

@@ -7,6 +7,7 @@ import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from mcp_schemagen.handlers.imports import is_type_checking_test
 from mcp_schemagen.handlers.module import HandlerModule
 
 
@@ -117,12 +118,67 @@ def live_reads(module: HandlerModule, orphans: set[int], handlers: set[int]) -> 
 
 
 def at_import(when: str, module: HandlerModule) -> bool:
-    return when == "import" or (when == "annotation" and not module.future_annotations)
+    return when == "import" or (when in _ANNOTATION and not module.future_annotations)
+
+
+def at_run_time(when: str, module: HandlerModule) -> bool:
+    """Read by running code: as the module loads, once a function runs, or by a decorator
+    or base class that may evaluate annotations (pydantic, typeguard)."""
+    return when in ("call", "evaluated") or at_import(when, module)
+
+
+_ANNOTATION = ("annotation", "evaluated")
+# Decorators and base classes known never to evaluate the annotations they see; any
+# other (a validating decorator, a pydantic model) may, as the module loads or later.
+_INERT = frozenset(
+    {
+        "blocking",
+        "nonblocking",
+        "staticmethod",
+        "classmethod",
+        "property",
+        "cached_property",
+        "cache",
+        "lru_cache",
+        "wraps",
+        "overload",
+        "override",
+        "final",
+        "abstractmethod",
+        "contextmanager",
+        "asynccontextmanager",
+        "dataclass",
+        "object",
+        "TypedDict",
+        "NamedTuple",
+        "Protocol",
+        "Generic",
+        "Enum",
+        "IntEnum",
+        "StrEnum",
+        "Exception",
+        "ToolError",
+    }
+)
+
+
+def evaluates_annotations(expressions: Iterable[ast.expr]) -> bool:
+    """Whether any of these decorators (or base classes) may evaluate annotations."""
+    for expression in expressions:
+        node = expression
+        while isinstance(node, ast.Call | ast.Subscript):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+        if name not in _INERT:
+            return True
+    return False
 
 
 def names_read(statement: ast.stmt, skip_signature: bool = False) -> Iterator[tuple[str, str, int]]:
     """(name, when, line) for each name the statement reads; when is "import" (evaluated
-    as the module loads), "annotation", or "call" (only once a function runs)."""
+    as the module loads), "annotation", "evaluated" (an annotation a decorator or base
+    class may evaluate), "call" (only once a function runs) or "typing" (under
+    ``if TYPE_CHECKING:`` or a variable's annotation in a function: never evaluated)."""
     reader = _Reader()
     if skip_signature and isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
         for decorator in statement.decorator_list:
@@ -137,6 +193,7 @@ class _Reader(ast.NodeVisitor):
     def __init__(self) -> None:
         self.found: list[tuple[str, str, int]] = []
         self.when = "import"
+        self.annotation = "annotation"  # "evaluated" in a class body whose bases may
 
     def within(self, when: str, nodes: Iterable[ast.AST | None]) -> None:
         outer, self.when = self.when, when
@@ -154,12 +211,37 @@ class _Reader(ast.NodeVisitor):
         self.within(self.when, [*node.decorator_list, *args.defaults, *args.kw_defaults])
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
         annotations = [a.annotation for a in every if a is not None]
-        later = "annotation" if self.when == "import" else self.when
+        evaluated = evaluates_annotations(node.decorator_list)
+        later = ("evaluated" if evaluated else "annotation") if self.when == "import" else self.when
         self.within(later, [*annotations, node.returns])
+        outer, self.annotation = self.annotation, "annotation"
         self.within("call", node.body)
+        self.annotation = outer
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        parts = [*node.decorator_list, *node.bases]
+        self.within(self.when, [*parts, *(k.value for k in node.keywords)])
+        outer = self.annotation
+        self.annotation = "evaluated" if evaluates_annotations(parts) else "annotation"
+        self.within(self.when, node.body)
+        self.annotation = outer
 
     visit_FunctionDef = _function
     visit_AsyncFunctionDef = _function
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        # A variable's annotation in a function is never evaluated; elsewhere it is
+        # evaluated as the module (or class) loads, unless annotations are postponed.
+        self.within(self.annotation if self.when == "import" else "typing", [node.annotation])
+        self.within(self.when, [node.target, node.value])
+
+    def visit_If(self, node: ast.If) -> None:
+        if not is_type_checking_test(node.test):
+            self.generic_visit(node)
+            return
+        self.visit(node.test)
+        self.within("typing", node.body)
+        self.within(self.when, node.orelse)
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.within(self.when, [*node.args.defaults, *node.args.kw_defaults])

@@ -45,7 +45,10 @@ def handler_module_spec(
         f"mcp-codegen wrote a stub for {kinds[1]}. Fill in the bodies; `mcp-codegen build` keeps\n"
         "them, updating only each handler's parameters and return type (and the import from\n"
         f"`.types`) when the {kinds[2]} schemas change. A handler may be `async def`. What handler\n"
-        "code may use (content, results, errors, the context) is in `.api`.",
+        "code may use (content, results, errors, the context) is in `.api`.\n\n"
+        "Types only annotations name are imported under `if TYPE_CHECKING:`, so the server\n"
+        "starts without loading them; a build moves a type your code uses at run time\n"
+        "(`Output(...)`, `isinstance`) to a plain import.",
         indent="",
     )
     if reading:
@@ -55,7 +58,10 @@ def handler_module_spec(
             "bodies; `mcp-codegen build` keeps them, updating only each handler's parameters and\n"
             "return type (and the import from `.types`) when the schemas change. A handler may\n"
             "be `async def`. What handler code may use (content, results, errors, the context)\n"
-            "is in `.api`.",
+            "is in `.api`.\n\n"
+            "Types only annotations name are imported under `if TYPE_CHECKING:`, so the server\n"
+            "starts without loading them; a build moves a type your code uses at run time\n"
+            "(`Output(...)`, `isinstance`) to a plain import.",
             indent="",
         )
     handlers = [

@@ -23,7 +23,6 @@ from mcp_schemagen.handlers.module import HandlerModule, Top
 from mcp_schemagen.handlers.spec import MergeConflict
 
 STAND_IN_COMMENT = "# mcp-codegen: stands in for a type of a removed tool"
-ANY_IMPORT = "from typing import Any\n"
 _TYPING = ("typing", "typing_extensions")
 
 

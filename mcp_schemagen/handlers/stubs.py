@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from mcp_schemagen.handlers.imports import TYPE_CHECKING_IMPORT, read_by_signatures, split
 from mcp_schemagen.handlers.spec import (
     COMPLETION_KEY,
     PROMPT_KEY,
@@ -60,8 +61,13 @@ def render_stub(handler: HandlerSpec) -> str:
 
 def render_new(spec: HandlerModuleSpec) -> str:
     """A fresh handler module, already formatted by ruff (so merges add stubs alike)."""
-    ParsedSpec.of(spec)  # reject a malformed spec here too
+    parsed = ParsedSpec.of(spec)  # reject a malformed spec here too
+    # As a merge would write them: a stub reads no generated name but in annotations.
+    imports = split(parsed.imports, read_by_signatures(parsed.signatures.values()))
     head = f"{spec.docstring}\n\nfrom __future__ import annotations\n"
-    if spec.managed_imports.strip():
-        head += f"\n{spec.managed_imports.strip()}\n"
+    if imports.lazy:
+        head += f"\n{TYPE_CHECKING_IMPORT}"
+    for part in (imports.real_source(), imports.lazy_source()):
+        if part:
+            head += f"\n{part}"
     return format_unsorted("\n\n".join([head, *(render_stub(h) for h in spec.handlers)]))

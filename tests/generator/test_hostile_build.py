@@ -281,8 +281,12 @@ def _collisions(w: Where) -> None:
 def _names_distinct(w: Where, _: str) -> None:
     types = (w.project / "server" / "types.py").read_text(encoding="utf-8")
     tree = ast.parse(types)
+    # Imported for real or under `if TYPE_CHECKING:` (each tool's, loaded on first use).
     exported = [
-        a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names
+        a.asname or a.name
+        for n in ast.walk(tree)
+        if isinstance(n, ast.ImportFrom) and n.module not in ("typing", "importlib")
+        for a in n.names
     ]
     assert len(exported) == len(set(exported)), exported
     handlers = ast.parse((w.project / "server" / "handlers.py").read_text(encoding="utf-8"))

@@ -82,6 +82,14 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+# The names a type checker resolves handler annotations with: the module's own, over the
+# generated types it imports under `if TYPE_CHECKING:` (which serving never loads).
+RESOLVE = (
+    "import typing, server.handlers as h, server.types as t;"
+    "names = {**{n: getattr(t, n) for n in t.__all__}, **vars(h)}"
+)
+
+
 def _python(root: Path, code: str) -> str:
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
@@ -113,8 +121,8 @@ def test_generated_package_with_these_patterns_passes_mypy_strict(project: Path)
 def test_a_null_default_makes_the_parameter_admit_none(project: Path) -> None:
     hints = _python(
         project,
-        "import typing, server.handlers as h;"
-        "print({k: str(v) for k, v in typing.get_type_hints(h.search_issues).items()})",
+        f"{RESOLVE};"
+        "print({k: str(v) for k, v in typing.get_type_hints(h.search_issues, names).items()})",
     )
     assert "'owner': 'str | None'" in hints
     assert "'per_page': 'int | None'" in hints
@@ -138,8 +146,8 @@ def test_a_tool_named_like_a_builtin_does_not_shadow_it(
     # Every handler's annotations resolve in the module's namespace.
     _python(
         project,
-        "import typing, inspect, server.handlers as h;"
-        "[typing.get_type_hints(f) for _, f in inspect.getmembers(h, inspect.isfunction)]",
+        f"{RESOLVE}; import inspect;"
+        "[typing.get_type_hints(f, names) for _, f in inspect.getmembers(h, inspect.isfunction)]",
     )
     assert _call(conversation, "list", {}) == "0"
     assert _call(conversation, "alpha", {}) == "a"

@@ -139,7 +139,7 @@ def test_a_generated_import_comment_blocks_only_a_change() -> None:
     with pytest.raises(MergeConflict) as raised:
         merge(text, spec("", handler("get_weather")))
     assert raised.value.function is None
-    assert "generated import at line 5" in raised.value.reason
+    assert "generated import at line 8" in raised.value.reason
 
 
 def test_a_generated_name_that_user_code_reads_stays_imported() -> None:

@@ -52,19 +52,31 @@ def write(path: Path, text: str) -> None:
 
 def user_fragments(text: str) -> list[str]:
     """Source the merge must keep byte for byte: each top-level function's body and
-    decorators, and every other top-level statement but the generated imports."""
+    decorators, and every other top-level statement but the generated imports (with
+    their ``if TYPE_CHECKING:`` block and the ``TYPE_CHECKING`` import it needs)."""
     module = cst.parse_module(text)
     found: list[str] = []
     for node in module.body:
         if isinstance(node, cst.FunctionDef):
             found.append(module.code_for_node(node.body))
             found.extend(module.code_for_node(d) for d in node.decorators)
-        elif not (
-            isinstance(node, cst.SimpleStatementLine)
-            and any(isinstance(s, cst.ImportFrom) and s.relative for s in node.body)
-        ):
+        elif isinstance(node, cst.If) and isinstance(node.body, cst.IndentedBlock):
+            found.extend(
+                module.code_for_node(inner)
+                for inner in node.body.body
+                if not _relative_import(inner)
+            )
+        elif not _relative_import(node) and module.code_for_node(
+            node.with_changes(leading_lines=())
+        ) != ("from typing import TYPE_CHECKING\n"):
             found.append(module.code_for_node(node.with_changes(leading_lines=())))
     return found
+
+
+def _relative_import(node: cst.BaseStatement) -> bool:
+    return isinstance(node, cst.SimpleStatementLine) and any(
+        isinstance(s, cst.ImportFrom) and s.relative for s in node.body
+    )
 
 
 CASE_DIRS = sorted(p for p in CASES.iterdir() if p.is_dir())

@@ -7,6 +7,7 @@ seen here)."""
 from __future__ import annotations
 
 import copy
+import importlib
 import inspect
 import sys
 import traceback
@@ -32,6 +33,7 @@ from ..validation import Validator, compile_validator, describe_errors, too_deep
 from ..workers import Placement, runs_in_worker
 
 _IMMUTABLE = (str, int, float, bool, type(None))
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 class DispatchTool:
@@ -70,21 +72,33 @@ class DispatchTool:
         self._input_validator: Validator | None = None
         self._output_validator: Validator | None = None
         self.has_output_schema = entry.output_schema is not None
+        # How arguments become keyword arguments: worked out on the tool's first call
+        # too (a server with hundreds of tools builds hundreds of these at start-up).
+        self._keys: frozenset[str] | None = None
+        self._whole: str | None = None
+        self._renames = False
+        self._defaults: tuple[tuple[str, Any, bool], ...] = ()
+        self._takes_extra = False
+        self._shadowed = _NO_NAMES
+        self._dropped_told = False
+
+    def _map_arguments(self) -> frozenset[str]:
+        entry = self.entry
         self._whole = entry.whole_arguments
-        self._keys = frozenset(entry.arguments)
         # JSON names that are already the Python names need no copy of the arguments.
         self._renames = any(k != v for k, v in entry.arguments.items())
-        self._defaults: tuple[tuple[str, Any, bool], ...] = tuple(
+        self._defaults = tuple(
             (key, value, not isinstance(value, _IMMUTABLE)) for key, value in entry.defaults.items()
         )
         # A handler with **kwargs receives the arguments it does not declare (those the
         # schema allows), by their JSON names; one that a declared parameter's Python name
         # would shadow (JSON "class_" beside "class" -> class_) is refused, never dropped.
+        keys = frozenset(entry.arguments)
         self._takes_extra = _has_var_keyword(entry.handler)
-        self._shadowed = (
-            frozenset(entry.arguments.values()) - self._keys if self._takes_extra else frozenset()
-        )
-        self._dropped_told = False
+        if self._takes_extra:
+            self._shadowed = frozenset(entry.arguments.values()) - keys
+        self._keys = keys  # last: set, it says the rest is
+        return keys
 
     @property
     def validator(self) -> Validator:
@@ -110,6 +124,8 @@ class DispatchTool:
         if deep is not None:
             return deep
         if self.validator.is_valid(arguments):
+            if self._keys is None:
+                self._map_arguments()
             if self._shadowed and not self._shadowed.isdisjoint(arguments):
                 return self._shadowing(arguments)
             return None
@@ -128,12 +144,15 @@ class DispatchTool:
         mapped to Python names. Arguments the handler does not declare go to its
         ``**kwargs`` under their JSON names; without one they are dropped, and the server
         says so on stderr (once per tool)."""
+        keys = self._keys
+        if keys is None:
+            keys = self._map_arguments()
         for key, value, mutable in self._defaults:
             if key not in arguments:
                 arguments[key] = copy.deepcopy(value) if mutable else value
         if self._whole is not None:
             return {self._whole: arguments}
-        if not self._renames and arguments.keys() <= self._keys:
+        if not self._renames and arguments.keys() <= keys:
             return arguments
         names = self.entry.arguments
         declared = {names[k]: v for k, v in arguments.items() if k in names}
@@ -158,6 +177,13 @@ class DispatchTool:
         if not isinstance(exc, ToolError):  # an expected failure needs no traceback
             print(f"tool {self.name!r} raised:", file=sys.stderr)
             traceback.print_exception(exc, file=sys.stderr)
+            if isinstance(exc, NameError) and _checks_types_only(self.handler, exc.name):
+                print(
+                    f"{exc.name!r} is imported under `if TYPE_CHECKING:` in the handler module "
+                    "(for type checkers only: the server does not load it); run `mcp-codegen "
+                    "build`, which imports the names code reads at run time for real",
+                    file=sys.stderr,
+                )
         message = _text_of(exc)
         if isinstance(exc, NotImplementedError):
             message = f"Tool {self.name} is not implemented yet ({message})"
@@ -244,6 +270,26 @@ def _has_var_keyword(handler: Any) -> bool:
     except (TypeError, ValueError):  # a builtin without a signature: it declares nothing
         return False
     return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def _checks_types_only(handler: Any, name: str | None) -> bool:
+    """Whether the handler's module imports ``name`` under ``if TYPE_CHECKING:`` (it has
+    that block, and its package's types define the name): a body changed to read a
+    type at run time, not built since."""
+    try:
+        namespace = getattr(inspect.unwrap(handler), "__globals__", {})
+    except ValueError:  # a cycle of __wrapped__
+        return False
+    package = namespace.get("__package__")
+    if not name or "TYPE_CHECKING" not in namespace or not package:
+        return False
+    types = sys.modules.get(f"{package}.types")
+    if types is None:
+        try:
+            types = importlib.import_module(".types", package)
+        except Exception:  # no generated types module here: no hint
+            return False
+    return name in getattr(types, "__all__", ())
 
 
 def _text_of(exc: BaseException) -> str:

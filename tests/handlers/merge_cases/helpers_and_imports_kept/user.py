@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import TYPE_CHECKING
 
-from .types import Units
+if TYPE_CHECKING:
+    from .types import Units
 
 log = logging.getLogger(__name__)
 API_KEY = os.environ.get("WEATHER_API_KEY", "")

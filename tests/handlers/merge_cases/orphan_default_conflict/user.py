@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from .types import Level, Units
+from typing import TYPE_CHECKING
+
+from .types import Level
+
+if TYPE_CHECKING:
+    from .types import Units
 
 
 # mcp-codegen tool: "get_weather"

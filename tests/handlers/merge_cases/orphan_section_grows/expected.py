@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .types import Units
+if TYPE_CHECKING:
+    from .types import Units
 
 GetAlertsOutput = Any  # mcp-codegen: stands in for a type of a removed tool
 

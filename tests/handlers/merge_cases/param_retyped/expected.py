@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .types import Units
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import Units
 
 
 # mcp-codegen tool: "get_weather"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .types import GetWeatherOutput, Units
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import GetWeatherOutput, Units
 
 
 # mcp-codegen tool: "get_weather"

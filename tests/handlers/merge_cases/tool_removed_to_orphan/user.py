@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from .types import GetAlertsOutput, Units
+from typing import TYPE_CHECKING
+
+from .types import GetAlertsOutput
+
+if TYPE_CHECKING:
+    from .types import Units
 
 
 # mcp-codegen tool: "get_weather"

@@ -5,7 +5,13 @@
 # input: pyproject.toml sha256=5585139970df03d78630eb72257305a5ec096a5b81bc262bfd2b3f6e5e361255
 # input: tools/listing.json sha256=b5a3509c9125efab2da026c15f388d132b419265116b38bd2c77276d28d0bb84
 
-"""Types of every tool's arguments and structured results, for handlers and callers."""
+"""Types of every tool's arguments and structured results, for handlers and callers.
+
+Each tool's types are imported from its module under ``_types`` when first asked for
+(importing one name loads that one module), so a server starts without them; type
+checkers read them from the imports under ``TYPE_CHECKING``."""
+
+from typing import TYPE_CHECKING
 
 from ._runtime.content import (
     AudioContent,
@@ -16,8 +22,32 @@ from ._runtime.content import (
     TextContent,
 )
 from ._runtime.result import ToolResult, ToolReturn
-from ._types.add__input import AddInput
-from ._types.ping__input import PingInput
+
+if TYPE_CHECKING:
+    from ._types.add__input import AddInput
+    from ._types.ping__input import PingInput
+
+# Public name -> (its module under _types, its name there).
+_LAZY: dict[str, tuple[str, str]] = {
+    "PingInput": ("ping__input", "PingInput"),
+    "AddInput": ("add__input", "AddInput"),
+}
+
+if not TYPE_CHECKING:  # type checkers know every name from the imports above
+
+    def __getattr__(name: str) -> object:
+        try:
+            module, local = _LAZY[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        # As `from ._types.<module> import <local>` does it (and -X importtime shows it).
+        value = getattr(__import__(f"_types.{module}", globals(), None, (local,), 1), local)
+        globals()[name] = value  # asked once: later lookups find it here
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "AddInput",

@@ -4,19 +4,26 @@ mcp-codegen wrote a stub for each tool. Fill in the bodies; `mcp-codegen build` 
 them, updating only each handler's parameters and return type (and the import from
 `.types`) when the tool schemas change. A handler may be `async def`. What handler
 code may use (content, results, errors, the context) is in `.api`.
+
+Types only annotations name are imported under `if TYPE_CHECKING:`, so the server
+starts without loading them; a build moves a type your code uses at run time
+(`Output(...)`, `isinstance`) to a plain import.
 """
 
 from __future__ import annotations
 
-from .types import (
-    Place,
-    PlanTripDestination,
-    PlanTripOutput,
-    PlanTripViaLatLon,
-    PlanTripViaStation,
-    ToolResult,
-    ToolReturn,
-)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import (
+        Place,
+        PlanTripDestination,
+        PlanTripOutput,
+        PlanTripViaLatLon,
+        PlanTripViaStation,
+        ToolResult,
+        ToolReturn,
+    )
 
 
 # mcp-codegen tool: "plan_trip"

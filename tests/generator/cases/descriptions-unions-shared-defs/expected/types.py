@@ -5,7 +5,13 @@
 # input: pyproject.toml sha256=1a9519c4fa3b50f5a146cab20afa3c7ff3206e9cd88d2fa71eb2f424427f3c4d
 # input: tools/trips.json sha256=60128370980088dbca2c9ffeaf0117dd80af9a45d5ecc20416fc3e4d26b44131
 
-"""Types of every tool's arguments and structured results, for handlers and callers."""
+"""Types of every tool's arguments and structured results, for handlers and callers.
+
+Each tool's types are imported from its module under ``_types`` when first asked for
+(importing one name loads that one module), so a server starts without them; type
+checkers read them from the imports under ``TYPE_CHECKING``."""
+
+from typing import TYPE_CHECKING
 
 from ._runtime.content import (
     AudioContent,
@@ -16,12 +22,41 @@ from ._runtime.content import (
     TextContent,
 )
 from ._runtime.result import ToolResult, ToolReturn
-from ._types.plan_trip__input import Destination as PlanTripDestination
-from ._types.plan_trip__input import Place, PlanTripInput
-from ._types.plan_trip__input import Via as PlanTripViaStation
-from ._types.plan_trip__input import Via1 as PlanTripViaLatLon
-from ._types.plan_trip__output import PlanTripOutput
-from ._types.weather_at__input import WeatherAtInput
+
+if TYPE_CHECKING:
+    from ._types.plan_trip__input import Destination as PlanTripDestination
+    from ._types.plan_trip__input import Place, PlanTripInput
+    from ._types.plan_trip__input import Via as PlanTripViaStation
+    from ._types.plan_trip__input import Via1 as PlanTripViaLatLon
+    from ._types.plan_trip__output import PlanTripOutput
+    from ._types.weather_at__input import WeatherAtInput
+
+# Public name -> (its module under _types, its name there).
+_LAZY: dict[str, tuple[str, str]] = {
+    "PlanTripDestination": ("plan_trip__input", "Destination"),
+    "Place": ("plan_trip__input", "Place"),
+    "PlanTripInput": ("plan_trip__input", "PlanTripInput"),
+    "PlanTripViaStation": ("plan_trip__input", "Via"),
+    "PlanTripViaLatLon": ("plan_trip__input", "Via1"),
+    "PlanTripOutput": ("plan_trip__output", "PlanTripOutput"),
+    "WeatherAtInput": ("weather_at__input", "WeatherAtInput"),
+}
+
+if not TYPE_CHECKING:  # type checkers know every name from the imports above
+
+    def __getattr__(name: str) -> object:
+        try:
+            module, local = _LAZY[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        # As `from ._types.<module> import <local>` does it (and -X importtime shows it).
+        value = getattr(__import__(f"_types.{module}", globals(), None, (local,), 1), local)
+        globals()[name] = value  # asked once: later lookups find it here
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "AudioContent",

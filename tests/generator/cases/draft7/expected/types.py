@@ -5,7 +5,13 @@
 # input: pyproject.toml sha256=9284045b8890c31400c4be802640cc18885c71c0015e8dba5884265b577c4d7a
 # input: tools/tag.json sha256=8c0e7391b94f4491714bb3b7bb2c8d87d730c6113acce9a10e22194257e75964
 
-"""Types of every tool's arguments and structured results, for handlers and callers."""
+"""Types of every tool's arguments and structured results, for handlers and callers.
+
+Each tool's types are imported from its module under ``_types`` when first asked for
+(importing one name loads that one module), so a server starts without them; type
+checkers read them from the imports under ``TYPE_CHECKING``."""
+
+from typing import TYPE_CHECKING
 
 from ._runtime.content import (
     AudioContent,
@@ -16,7 +22,31 @@ from ._runtime.content import (
     TextContent,
 )
 from ._runtime.result import ToolResult, ToolReturn
-from ._types.tag__input import Tag, TagInput
+
+if TYPE_CHECKING:
+    from ._types.tag__input import Tag, TagInput
+
+# Public name -> (its module under _types, its name there).
+_LAZY: dict[str, tuple[str, str]] = {
+    "Tag": ("tag__input", "Tag"),
+    "TagInput": ("tag__input", "TagInput"),
+}
+
+if not TYPE_CHECKING:  # type checkers know every name from the imports above
+
+    def __getattr__(name: str) -> object:
+        try:
+            module, local = _LAZY[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        # As `from ._types.<module> import <local>` does it (and -X importtime shows it).
+        value = getattr(__import__(f"_types.{module}", globals(), None, (local,), 1), local)
+        globals()[name] = value  # asked once: later lookups find it here
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "AudioContent",

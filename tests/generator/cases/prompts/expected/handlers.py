@@ -4,17 +4,24 @@ mcp-codegen wrote a stub for each tool and prompt. Fill in the bodies; `mcp-code
 them, updating only each handler's parameters and return type (and the import from
 `.types`) when the tool or prompt schemas change. A handler may be `async def`. What handler
 code may use (content, results, errors, the context) is in `.api`.
+
+Types only annotations name are imported under `if TYPE_CHECKING:`, so the server
+starts without loading them; a build moves a type your code uses at run time
+(`Output(...)`, `isinstance`) to a plain import.
 """
 
 from __future__ import annotations
 
-from .types import (
-    CodeReviewPromptLanguage,
-    CompletionArguments,
-    CompletionReturn,
-    PromptReturn,
-    ToolReturn,
-)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import (
+        CodeReviewPromptLanguage,
+        CompletionArguments,
+        CompletionReturn,
+        PromptReturn,
+        ToolReturn,
+    )
 
 
 # mcp-codegen tool: "summarize"

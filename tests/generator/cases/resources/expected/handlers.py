@@ -5,17 +5,24 @@ bodies; `mcp-codegen build` keeps them, updating only each handler's parameters 
 return type (and the import from `.types`) when the schemas change. A handler may
 be `async def`. What handler code may use (content, results, errors, the context)
 is in `.api`.
+
+Types only annotations name are imported under `if TYPE_CHECKING:`, so the server
+starts without loading them; a build moves a type your code uses at run time
+(`Output(...)`, `isinstance`) to a plain import.
 """
 
 from __future__ import annotations
 
-from .types import (
-    CompletionArguments,
-    CompletionReturn,
-    ForecastResourceUnits,
-    ResourceReturn,
-    ToolReturn,
-)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import (
+        CompletionArguments,
+        CompletionReturn,
+        ForecastResourceUnits,
+        ResourceReturn,
+        ToolReturn,
+    )
 
 
 # mcp-codegen tool: "summarize"

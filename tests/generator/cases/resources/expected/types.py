@@ -10,9 +10,13 @@
 # input: resources/docs.yaml sha256=ecbd61056b1cb431a40bb2764a1d6ec309bc6d5797e23934c901a424c85e6e88
 # input: tools/summarize.json sha256=392051f003b9dfe8f9a77c5ffcf922d3e35dd7ac24849ef468a107bd17f2bec2
 
-"""Types of every tool's arguments and structured results, for handlers and callers."""
+"""Types of every tool's arguments and structured results, for handlers and callers.
 
-from typing import Literal
+Each tool's types are imported from its module under ``_types`` when first asked for
+(importing one name loads that one module), so a server starts without them; type
+checkers read them from the imports under ``TYPE_CHECKING``."""
+
+from typing import TYPE_CHECKING, Literal
 
 from ._runtime.content import (
     AudioContent,
@@ -25,9 +29,32 @@ from ._runtime.content import (
 from ._runtime.core.completion import CompletionArguments, CompletionReturn
 from ._runtime.resources.result import ResourceResult, ResourceReturn
 from ._runtime.result import ToolResult, ToolReturn
-from ._types.summarize__input import SummarizeInput
+
+if TYPE_CHECKING:
+    from ._types.summarize__input import SummarizeInput
 
 ForecastResourceUnits = Literal["celsius", "fahrenheit"]
+
+# Public name -> (its module under _types, its name there).
+_LAZY: dict[str, tuple[str, str]] = {
+    "SummarizeInput": ("summarize__input", "SummarizeInput"),
+}
+
+if not TYPE_CHECKING:  # type checkers know every name from the imports above
+
+    def __getattr__(name: str) -> object:
+        try:
+            module, local = _LAZY[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        # As `from ._types.<module> import <local>` does it (and -X importtime shows it).
+        value = getattr(__import__(f"_types.{module}", globals(), None, (local,), 1), local)
+        globals()[name] = value  # asked once: later lookups find it here
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "AudioContent",

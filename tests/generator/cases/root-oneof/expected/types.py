@@ -5,7 +5,13 @@
 # input: pyproject.toml sha256=8b5373bf841a15f3f7a9a1c6d0ab8611109911c981ee80dc4dd90d87cea60c53
 # input: tools/lookup.json sha256=c96fe5a992e11f6f926660de19258b0d6d4bdf84f2d2e796b9597f4b8a7da614
 
-"""Types of every tool's arguments and structured results, for handlers and callers."""
+"""Types of every tool's arguments and structured results, for handlers and callers.
+
+Each tool's types are imported from its module under ``_types`` when first asked for
+(importing one name loads that one module), so a server starts without them; type
+checkers read them from the imports under ``TYPE_CHECKING``."""
+
+from typing import TYPE_CHECKING
 
 from ._runtime.content import (
     AudioContent,
@@ -16,7 +22,32 @@ from ._runtime.content import (
     TextContent,
 )
 from ._runtime.result import ToolResult, ToolReturn
-from ._types.lookup__input import LookupInput, LookupInput1, LookupInput2
+
+if TYPE_CHECKING:
+    from ._types.lookup__input import LookupInput, LookupInput1, LookupInput2
+
+# Public name -> (its module under _types, its name there).
+_LAZY: dict[str, tuple[str, str]] = {
+    "LookupInput": ("lookup__input", "LookupInput"),
+    "LookupInput1": ("lookup__input", "LookupInput1"),
+    "LookupInput2": ("lookup__input", "LookupInput2"),
+}
+
+if not TYPE_CHECKING:  # type checkers know every name from the imports above
+
+    def __getattr__(name: str) -> object:
+        try:
+            module, local = _LAZY[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        # As `from ._types.<module> import <local>` does it (and -X importtime shows it).
+        value = getattr(__import__(f"_types.{module}", globals(), None, (local,), 1), local)
+        globals()[name] = value  # asked once: later lookups find it here
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "AudioContent",

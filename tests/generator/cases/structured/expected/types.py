@@ -5,7 +5,13 @@
 # input: pyproject.toml sha256=c70fe469a2a028a1a04e13772030e6a21c59eb402579dcbdd819eddcbdaf3399
 # input: tools/stats.json sha256=03a4446f37c28cf8d5c66509fb3d30fab9b8d5591f51e2df679c82d7e6b8c194
 
-"""Types of every tool's arguments and structured results, for handlers and callers."""
+"""Types of every tool's arguments and structured results, for handlers and callers.
+
+Each tool's types are imported from its module under ``_types`` when first asked for
+(importing one name loads that one module), so a server starts without them; type
+checkers read them from the imports under ``TYPE_CHECKING``."""
+
+from typing import TYPE_CHECKING
 
 from ._runtime.content import (
     AudioContent,
@@ -16,9 +22,34 @@ from ._runtime.content import (
     TextContent,
 )
 from ._runtime.result import ToolResult, ToolReturn
-from ._types.stats__input import StatsInput
-from ._types.stats__output import Spread as StatsSpread
-from ._types.stats__output import StatsOutput
+
+if TYPE_CHECKING:
+    from ._types.stats__input import StatsInput
+    from ._types.stats__output import Spread as StatsSpread
+    from ._types.stats__output import StatsOutput
+
+# Public name -> (its module under _types, its name there).
+_LAZY: dict[str, tuple[str, str]] = {
+    "StatsInput": ("stats__input", "StatsInput"),
+    "StatsSpread": ("stats__output", "Spread"),
+    "StatsOutput": ("stats__output", "StatsOutput"),
+}
+
+if not TYPE_CHECKING:  # type checkers know every name from the imports above
+
+    def __getattr__(name: str) -> object:
+        try:
+            module, local = _LAZY[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        # As `from ._types.<module> import <local>` does it (and -X importtime shows it).
+        value = getattr(__import__(f"_types.{module}", globals(), None, (local,), 1), local)
+        globals()[name] = value  # asked once: later lookups find it here
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "AudioContent",
