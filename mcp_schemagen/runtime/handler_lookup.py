@@ -10,9 +10,11 @@ with what to do, rather than answering calls with something else.
 
 from __future__ import annotations
 
+import builtins
+import importlib
 import inspect
-from collections.abc import Callable, Mapping
-from types import ModuleType
+from collections.abc import Callable, Iterator, Mapping
+from types import CodeType, ModuleType
 from typing import Any
 
 
@@ -27,6 +29,7 @@ def handler_functions(
     """Key -> its handler, for ``functions`` (key -> generated function name); ``kind``
     ("tool", "prompt", "resource", "completion") names the marker the function carries."""
     namespace = vars(module)
+    bind_type_names(module)
     found: dict[str, Callable[..., Any]] = {}
     for tool, function in functions.items():
         handler = namespace.get(function)
@@ -53,3 +56,54 @@ def _defined_in(handler: object, module: ModuleType) -> bool:
     except ValueError:  # a cycle of __wrapped__
         return False
     return inspect.isfunction(inner) and inner.__module__ == module.__name__
+
+
+def bind_type_names(module: ModuleType) -> None:
+    """Bind the package's types that the module's functions read but that it imports only
+    under ``if TYPE_CHECKING:``. The build imports a name for real once code reads it at
+    run time; a body edited to build a type since the last build would otherwise fail its
+    calls with a NameError until the next one. Only such names load their types."""
+    namespace = vars(module)
+    if "TYPE_CHECKING" not in namespace or namespace.get("_mcp_codegen_bound"):
+        return
+    namespace["_mcp_codegen_bound"] = True
+    read: set[str] = set()
+    for value in list(namespace.values()):
+        for code in _codes_of(value, module.__name__):
+            # Generated type names are capitalised; most other names in co_names are
+            # attributes (append, get), which need no look at the types.
+            read.update(name for name in code.co_names if name[:1].isupper())
+    missing = read - namespace.keys() - vars(builtins).keys()
+    if not missing or not module.__package__:
+        return
+    try:
+        types = importlib.import_module(".types", module.__package__)
+    except ImportError:
+        return
+    for name in sorted(missing & set(getattr(types, "__all__", ()))):
+        namespace[name] = getattr(types, name)
+
+
+def _codes_of(value: object, module: str) -> Iterator[CodeType]:
+    """The code of a function or of a class's methods defined in ``module``, with the code
+    nested in it (inner functions, lambdas, comprehensions)."""
+    if inspect.isclass(value):
+        if value.__module__ != module:
+            return
+        functions = list(vars(value).values())
+    else:
+        functions = [value]
+    for function in functions:
+        try:
+            inner = inspect.unwrap(function) if callable(function) else function
+        except ValueError:  # a cycle of __wrapped__
+            continue
+        if inspect.isfunction(inner) and inner.__module__ == module:
+            yield from _nested(inner.__code__)
+
+
+def _nested(code: CodeType) -> Iterator[CodeType]:
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            yield from _nested(constant)

@@ -7,7 +7,6 @@ seen here)."""
 from __future__ import annotations
 
 import copy
-import importlib
 import inspect
 import sys
 import traceback
@@ -177,13 +176,6 @@ class DispatchTool:
         if not isinstance(exc, ToolError):  # an expected failure needs no traceback
             print(f"tool {self.name!r} raised:", file=sys.stderr)
             traceback.print_exception(exc, file=sys.stderr)
-            if isinstance(exc, NameError) and _checks_types_only(self.handler, exc.name):
-                print(
-                    f"{exc.name!r} is imported under `if TYPE_CHECKING:` in the handler module "
-                    "(for type checkers only: the server does not load it); run `mcp-codegen "
-                    "build`, which imports the names code reads at run time for real",
-                    file=sys.stderr,
-                )
         message = _text_of(exc)
         if isinstance(exc, NotImplementedError):
             message = f"Tool {self.name} is not implemented yet ({message})"
@@ -270,26 +262,6 @@ def _has_var_keyword(handler: Any) -> bool:
     except (TypeError, ValueError):  # a builtin without a signature: it declares nothing
         return False
     return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
-def _checks_types_only(handler: Any, name: str | None) -> bool:
-    """Whether the handler's module imports ``name`` under ``if TYPE_CHECKING:`` (it has
-    that block, and its package's types define the name): a body changed to read a
-    type at run time, not built since."""
-    try:
-        namespace = getattr(inspect.unwrap(handler), "__globals__", {})
-    except ValueError:  # a cycle of __wrapped__
-        return False
-    package = namespace.get("__package__")
-    if not name or "TYPE_CHECKING" not in namespace or not package:
-        return False
-    types = sys.modules.get(f"{package}.types")
-    if types is None:
-        try:
-            types = importlib.import_module(".types", package)
-        except Exception:  # no generated types module here: no hint
-            return False
-    return name in getattr(types, "__all__", ())
 
 
 def _text_of(exc: BaseException) -> str:
