@@ -223,7 +223,15 @@ def main() -> None:
         action="store_true",
         help="only start-up and idle memory: the bare loop and ours at 100 and 500 tools",
     )
+    parser.add_argument(
+        "--one-core",
+        action="store_true",
+        help="run this script and every server on CPU 0: sequential stdio then measures the "
+        "code path without cross-core wake-ups, whose cost on a VM flips between runs",
+    )
     options = parser.parse_args()
+    if options.one_core:
+        os.sched_setaffinity(0, {0})  # inherited by every server this script starts
     divisor = 5 if options.quick else 1
     spawns = 3 if options.quick else 7
     rows: dict[str, dict[str, float]] = {}
@@ -299,9 +307,11 @@ def print_table(rows: dict[str, dict[str, float]], large: dict[str, dict[str, fl
         f"{'peak RSS MiB':>13} {'spawn->init ms':>15} {'(CPU ms)':>9}"
     )
     load = Path("/proc/loadavg").read_text().split()[:3]
+    cores = len(os.sched_getaffinity(0))
     print(
         f"tools/call, {TOOLS} tools, median figures (python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs, load average {' '.join(load)} at the end)"
+        f"{os.cpu_count()} CPUs, {'client and servers on one core' if cores == 1 else 'unpinned'}"
+        f", load average {' '.join(load)} at the end)"
     )
     print(header)
     print("-" * len(header))
