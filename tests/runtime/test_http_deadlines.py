@@ -162,5 +162,11 @@ def test_writes_of_one_loop_pass_leave_in_one_send() -> None:
         lost.write(b"held when the client left")
         await asyncio.sleep(0)
         assert raw.sent == [b"head", large]  # closed (the close above): not written
+        raw.closed = False
+        raw.sent.clear()
+        ordered = deadlines.Coalescing(raw)
+        ordered.write(b"head ")
+        ordered.writelines([b"body ", b"in parts"])  # after what is held, never before it
+        assert raw.sent == [b"head body in parts"]
 
     asyncio.run(scenario())

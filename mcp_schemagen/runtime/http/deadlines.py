@@ -81,6 +81,13 @@ class Coalescing:
             self._transport.write(held)
             self._transport.write(data)
 
+    def writelines(self, data: Any) -> None:  # not uvicorn's, but kept in order if used
+        self.write(b"".join(data))
+
+    def write_eof(self) -> None:
+        self.flush()
+        self._transport.write_eof()
+
     def flush(self) -> None:
         held = self._held
         if held is not None:
