@@ -9,6 +9,11 @@ from functools import lru_cache
 
 import libcst as cst
 
+from mcp_schemagen.handlers.import_placement import (
+    insert_imports,
+    insert_typing_import,
+    plain_typing_names,
+)
 from mcp_schemagen.handlers.imports import (
     ManagedImports,
     is_managed,
@@ -18,7 +23,6 @@ from mcp_schemagen.handlers.lines import (
     collapse,
     comment_line,
     comment_of,
-    has_comment,
     leading,
     meaningful,
     split_attached,
@@ -53,16 +57,16 @@ def apply_plan(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> str:
     main, tail = _close_gaps(entries[: module.orphan_start])
     if plan.imports is not None:
         if not any(True for _ in managed_statements(module)):
-            _insert_imports(main, _managed_group(plan.imports))
+            insert_imports(main, _managed_group(plan.imports))
         elif plan.imports.real and not _real_imports(module):
             # With the module's imports, above any code (the block may stand anywhere).
-            _insert_imports(main, _import_lines(plan.imports.real_source()), past_blocks=False)
+            insert_imports(main, _import_lines(plan.imports.real_source()), past_blocks=False)
     if plan.any_import:
-        _insert_typing_import(main, "Any")
+        insert_typing_import(main, "Any", _import_lines)
     if plan.type_checking_import:
-        _insert_typing_import(main, "TYPE_CHECKING")
+        insert_typing_import(main, "TYPE_CHECKING", _import_lines)
     if plan.stand_ins is not None:
-        _insert_imports(main, _stand_in_lines(tuple(plan.stand_ins)))
+        insert_imports(main, _stand_in_lines(tuple(plan.stand_ins)))
     at = len(main) - 1 if main and _is_main_guard(main[-1]) else len(main)
     main[at:at] = [_moved(_appended(handler, plan, nodes)) for handler in plan.append]
     main_tail = [*tail, *main_tail]
@@ -97,7 +101,7 @@ def _entries(
     replaced = {} if plan.imports is None else _managed_entries(module, plan.imports)
     drop = plan.drop_type_checking_import
     if drop is not None:
-        names = _plain_typing_names(nodes[drop]) or []
+        names = plain_typing_names(nodes[drop]) or []
         rest = [name for name in names if name != "TYPE_CHECKING"]
         if rest:  # the line keeps its other names
             (line,) = _import_lines(f"from typing import {', '.join(rest)}\n")
@@ -213,105 +217,6 @@ def _moved(node: cst.BaseStatement) -> cst.BaseStatement:
     return with_leading(node, [blank(), blank(), *attached])
 
 
-def _insert_imports(
-    main: list[cst.BaseStatement], lines: Sequence[cst.BaseStatement], past_blocks: bool = True
-) -> None:
-    """New generated imports go after the module's docstring and leading imports (and
-    the ``if TYPE_CHECKING:`` block among them, unless ``past_blocks`` is false)."""
-    lines = list(lines)
-    position = 0
-    for index, node in enumerate(main):
-        if not _is_import_header(node, index) or (not past_blocks and isinstance(node, cst.If)):
-            break
-        position = index + 1
-    if lines and position:
-        lines[0] = lines[0].with_changes(leading_lines=[blank()])
-    main[position:position] = lines
-
-
-def _is_import_header(node: cst.BaseStatement, index: int) -> bool:
-    """Part of the module's head: its docstring, imports, and the generated imports'
-    ``if TYPE_CHECKING:`` block."""
-    if isinstance(node, cst.If):
-        test = cst.Module([]).code_for_node(node.test)
-        return test in ("TYPE_CHECKING", "typing.TYPE_CHECKING") and node.orelse is None
-    return isinstance(node, cst.SimpleStatementLine) and all(
-        isinstance(s, cst.Import | cst.ImportFrom) or (index == 0 and _is_docstring(s))
-        for s in node.body
-    )
-
-
-def _insert_typing_import(main: list[cst.BaseStatement], name: str) -> None:
-    """`from typing import Any` (for the stand-ins) or `TYPE_CHECKING` (for the generated
-    imports' block): into the module's plain `from typing import ...` if it has one, else
-    with its other absolute imports, before its relative ones, as isort orders them."""
-    for at, node in enumerate(main):
-        if not _is_import_header(node, at):
-            break
-        names = _plain_typing_names(node)
-        if names is not None:
-            ordered = sorted({*names, name}, key=_member_order)
-            (line,) = _import_lines(f"from typing import {', '.join(ordered)}\n")
-            main[at] = with_leading(line, leading(node))
-            return
-    position = 0
-    for index, node in enumerate(main):
-        if not isinstance(node, cst.SimpleStatementLine) or not all(
-            isinstance(s, cst.Import | cst.ImportFrom) or (index == 0 and _is_docstring(s))
-            for s in node.body
-        ):
-            break
-        if any(isinstance(s, cst.ImportFrom) and s.relative for s in node.body):
-            break
-        position = index + 1
-    (line,) = _import_lines(f"from typing import {name}\n")
-    if position > 0 and _starts_a_group_after(main[position - 1]):
-        line = line.with_changes(leading_lines=[blank()])
-    main.insert(position, line)
-
-
-def _plain_typing_names(node: cst.BaseStatement) -> list[str] | None:
-    """The names of a `from typing import a, b` line without aliases or comments."""
-    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
-        return None
-    statement = node.body[0]
-    if (
-        not isinstance(statement, cst.ImportFrom)
-        or statement.relative
-        or not isinstance(statement.module, cst.Name)
-        or statement.module.value != "typing"
-        or isinstance(statement.names, cst.ImportStar)
-        or has_comment(node.with_changes(leading_lines=()))
-    ):
-        return None
-    names = [alias.name for alias in statement.names if alias.asname is None]
-    if len(names) != len(statement.names) or not all(isinstance(n, cst.Name) for n in names):
-        return None
-    return [n.value for n in names if isinstance(n, cst.Name)]
-
-
-def _member_order(name: str) -> tuple[int, str]:
-    """isort's order of imported names: constants, then classes, then the rest."""
-    if name.isupper() and len(name) > 1:
-        return (0, name)
-    return (1, name) if name[:1].isupper() else (2, name)
-
-
-def _starts_a_group_after(node: cst.BaseStatement) -> bool:
-    """After the docstring or `from __future__ import ...`, an import starts a new group."""
-    if not isinstance(node, cst.SimpleStatementLine):
-        return True
-    return any(
-        _is_docstring(s)
-        or (
-            isinstance(s, cst.ImportFrom)
-            and isinstance(s.module, cst.Name)
-            and s.module.value == "__future__"
-        )
-        for s in node.body
-    )
-
-
 @lru_cache(maxsize=64)
 def _stand_in_lines_cached(names: tuple[str, ...]) -> tuple[cst.SimpleStatementLine, ...]:
     lines = cst.parse_module(stand_in_source(names)).body
@@ -328,12 +233,6 @@ def _is_main_guard(node: cst.BaseStatement) -> bool:
         return False
     test = "".join(cst.Module([]).code_for_node(node.test).split()).replace("'", '"')
     return test in ('__name__=="__main__"', '"__main__"==__name__')
-
-
-def _is_docstring(statement: cst.BaseSmallStatement) -> bool:
-    return isinstance(statement, cst.Expr) and isinstance(
-        statement.value, cst.SimpleString | cst.ConcatenatedString
-    )
 
 
 # -- nodes from generated source (formatted by ruff, like a fresh module)
