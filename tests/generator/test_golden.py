@@ -1,8 +1,9 @@
 """Golden cases: tests/generator/cases/NAME/input is a project, tests/generator/cases/NAME/expected the files
 its build writes. Protocol models and the runtime copy are covered by their own tests
-(and carry protocol text), so they are not part of the golden output. The typed client's
-machinery (`_client.py`) is the same text in every package: one golden copy,
-tests/generator/cases/_client.py, which every case's must equal.
+(and carry protocol text), so they are not part of the golden output. The modules whose
+templates are static text (the typed client's machinery `_client.py`, the handler API
+`api.py`) are the same in every package: one golden copy each, in
+tests/generator/cases/_shared/, which every case's must equal.
 
 Regenerate after an intended change with: UPDATE_GOLDEN=1 python3 tasks.py test -k golden
 and review the diff.
@@ -19,8 +20,9 @@ import pytest
 from tests.support.projects import run_cli
 
 CASES = Path(__file__).parent / "cases"
-NOT_GOLDEN = ("protocol/", "_runtime/", "_manifest.json", "_client.py")
-SHARED_CLIENT = CASES / "_client.py"
+SHARED = ("_client.py", "api.py")
+NOT_GOLDEN = ("protocol/", "_runtime/", "_manifest.json", *SHARED)
+SHARED_DIR = CASES / "_shared"
 
 
 def _golden_files(package: Path) -> dict[str, str]:
@@ -41,9 +43,11 @@ def test_golden(case: str, tmp_path: Path) -> None:
     assert code == 0, err
     produced = _golden_files(project / "server")
     expected_dir = CASES / case / "expected"
-    client = (project / "server" / "_client.py").read_text(encoding="utf-8")
+    shared = {name: (project / "server" / name).read_text(encoding="utf-8") for name in SHARED}
     if os.environ.get("UPDATE_GOLDEN"):
-        SHARED_CLIENT.write_text(client, encoding="utf-8")
+        SHARED_DIR.mkdir(exist_ok=True)
+        for name, text in shared.items():
+            (SHARED_DIR / name).write_text(text, encoding="utf-8")
         shutil.rmtree(expected_dir, ignore_errors=True)
         for name, text in produced.items():
             (expected_dir / name).parent.mkdir(parents=True, exist_ok=True)
@@ -53,7 +57,9 @@ def test_golden(case: str, tmp_path: Path) -> None:
         for path in sorted(expected_dir.rglob("*"))
         if path.is_file()
     }
-    assert client == SHARED_CLIENT.read_text(encoding="utf-8"), f"{case}: _client.py differs"
+    for name, text in shared.items():
+        golden = (SHARED_DIR / name).read_text(encoding="utf-8")
+        assert text == golden, f"{case}: {name} differs from its shared golden copy"
     assert sorted(produced) == sorted(expected)
     for name in expected:
         assert produced[name] == expected[name], f"{case}: {name} differs from its golden copy"
