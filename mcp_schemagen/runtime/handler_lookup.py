@@ -13,6 +13,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import inspect
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from types import CodeType, ModuleType
 from typing import Any
@@ -58,15 +59,19 @@ def _defined_in(handler: object, module: ModuleType) -> bool:
     return inspect.isfunction(inner) and inner.__module__ == module.__name__
 
 
+# Handler modules already looked at (handler_functions runs once per kind of handler).
+_BOUND: weakref.WeakSet[ModuleType] = weakref.WeakSet()
+
+
 def bind_type_names(module: ModuleType) -> None:
     """Bind the package's types that the module's functions read but that it imports only
     under ``if TYPE_CHECKING:``. The build imports a name for real once code reads it at
     run time; a body edited to build a type since the last build would otherwise fail its
     calls with a NameError until the next one. Only such names load their types."""
     namespace = vars(module)
-    if "TYPE_CHECKING" not in namespace or namespace.get("_mcp_codegen_bound"):
+    if "TYPE_CHECKING" not in namespace or module in _BOUND:
         return
-    namespace["_mcp_codegen_bound"] = True
+    _BOUND.add(module)
     read: set[str] = set()
     for value in list(namespace.values()):
         for code in _codes_of(value, module.__name__):
