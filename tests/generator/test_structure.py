@@ -315,10 +315,9 @@ def test_no_import_cycles_among_generator_modules() -> None:
 
 
 def _architecture_rows() -> list[tuple[list[str], str]]:
-    """(paths named in the "where" column, the "job" text) of each row of README's
-    architecture table. A name without a folder in "where" is beside the row's first path."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Architecture\n", 1)[1].split("\n## ", 1)[0]
+    """(paths named in the "where" column, the "job" text) of each row of the
+    architecture table (docs/architecture.md). A name without a folder in "where" is beside the row's first path."""
+    section = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     rows = []
     for line in section.splitlines():
         if not line.startswith("| `"):
