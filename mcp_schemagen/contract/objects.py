@@ -3,6 +3,7 @@ since which of them checks a key depends on the others."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Protocol
 
@@ -17,11 +18,19 @@ class Comparer(Protocol):
 
     def same(self, old: Any, new: Any) -> bool: ...
 
+    def refused_example(self, accepted_before: Any, new: Any) -> tuple[bool, Any]: ...
+
 
 def compare_object(
     comparer: Comparer, old: dict[str, Any], new: dict[str, Any], at: str
 ) -> list[Difference]:
     found = _compare_required(old, new, at)
+    before, after = old.get("required", []), new.get("required", [])
+    newly_required = (
+        {n for n in after if isinstance(n, str) and n not in before}
+        if isinstance(before, list) and isinstance(after, list)
+        else set()
+    )
     old_properties, new_properties = old.get("properties", {}), new.get("properties", {})
     if not isinstance(old_properties, dict) or not isinstance(new_properties, dict):
         return [*found, difference(pointer_join(at, "properties"), "not an object", Effect.UNKNOWN)]
@@ -45,7 +54,12 @@ def compare_object(
         elif name in old_properties:
             found += _removed(comparer, name, old_properties[name], new_rest, where)
         else:
-            found += _added(comparer, name, old_rest, new_properties[name], where)
+            added = _added(comparer, name, old_rest, new_properties[name], where)
+            if name in newly_required:
+                # A new required argument is one change: told where `required` is.
+                required_at = pointer_join(at, "required")
+                added = [Difference(required_at, d.effects, d.what) for d in added]
+            found += added
     return found + _compare_rest(comparer, old_rest, new_rest, at)
 
 
@@ -79,12 +93,19 @@ def _added(comparer: Comparer, name: str, rest: Any, schema: Any, where: str) ->
     if not narrows(inside):
         return [difference(where, f"property {name!r} added", Effect.WIDENS)] if inside else []
     effects = {e for d in inside for e in d.effects} - {Effect.NARROWS}
+    said = f"property {name!r} added"
     if rest is True or rest == {}:
         # Only a value sent under this key before it was declared is refused now.
         effects.add(Effect.NARROWS_UNDECLARED)
+        found, example = comparer.refused_example(rest, schema)
+        if found:
+            sent = json.dumps({name: example}, ensure_ascii=False)
+            said += f" where any key was accepted: a call that sent {sent} is refused now"
+        else:
+            said += " where any key was accepted: a call that sent it undeclared may be refused"
     else:
         effects.add(Effect.NARROWS)
-    return [Difference(where, frozenset(effects), f"property {name!r} added")]
+    return [Difference(where, frozenset(effects), said)]
 
 
 def _compare_required(old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
