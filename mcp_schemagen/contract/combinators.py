@@ -145,7 +145,9 @@ def _uncovered(
         for a, b in zip(before, after, strict=True):
             pair = quiet(a, b)
             if test(pair) and not any(Effect.UNKNOWN in d.effects for d in pair):
-                said = "a branch " + ("accepts less" if effect is Effect.NARROWS else "accepts more")
+                said = "a branch " + (
+                    "accepts less" if effect is Effect.NARROWS else "accepts more"
+                )
                 return difference(where, f"{key}: {said}", effect)
     if effect is Effect.NARROWS and len(after) < len(before):
         return difference(where, f"{key}: {len(before)} → {len(after)} branches", Effect.NARROWS)
@@ -162,11 +164,18 @@ def compare_one_of(
     before, after = old.get("oneOf"), new.get("oneOf")
     if comparer.same(before, after):
         return []
+    where = pointer_join(at, "oneOf")
+    if before is None or after is None:
+        # Added, a constraint more (it may narrow); removed, one less (it may widen).
+        said = "oneOf added" if before is None else "oneOf removed"
+        return [
+            difference(where, said, Effect.MAYBE_NARROWS if before is None else Effect.MAYBE_WIDENS)
+        ]
     if _disjoint(comparer, before, old=True) and _disjoint(comparer, after, old=False):
         # No value matches two branches: exactly one is any one.
         return compare_any_of(comparer, old, new, at, "oneOf")
     said = "oneOf changed and its branches may overlap (a value matching two is refused)"
-    return [difference(pointer_join(at, "oneOf"), said, Effect.UNKNOWN)]
+    return [difference(where, said, Effect.UNKNOWN)]
 
 
 def _disjoint(comparer: Comparer, branches: Any, *, old: bool) -> bool:

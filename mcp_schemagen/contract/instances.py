@@ -132,11 +132,12 @@ def _refused(
     return refused
 
 
-def refused_example(
-    accepted: tuple[Judge, Any], refused: tuple[Judge, Any]
-) -> tuple[bool, Any]:
+def refused_example(accepted: tuple[Judge, Any], refused: tuple[Judge, Any]) -> tuple[bool, Any]:
     """(found, value): a value the first schema accepts and the second refuses."""
     for value in CANDIDATES:
-        if accepted[0].accepts(accepted[1], value) and refused[0].accepts(refused[1], value) is False:
+        if (
+            accepted[0].accepts(accepted[1], value)
+            and refused[0].accepts(refused[1], value) is False
+        ):
             return True, value
     return False, None

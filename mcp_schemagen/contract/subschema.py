@@ -37,6 +37,7 @@ _COMPARED = frozenset(
         "additionalItems",
     }
 )  # fmt: skip
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
 _MAX_DEPTH = 64
 _MAX_WORK = 200_000  # subschema pairs compared, at most, for one schema
 _NONE_OPEN = 1 << 62
@@ -108,10 +109,18 @@ class Comparer:
 
     def _keywords(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
         found: list[Difference] = []
+        # A keyword not compared, present on one side only, is a conjunct added (it may
+        # narrow) or removed (it may widen); unevaluated* make keywords depend on others.
+        alone = not (old.keys() | new.keys()) & _UNEVALUATED
         for key in sorted((old.keys() | new.keys()) - ANNOTATIONS - _COMPARED):
             if not self.same(old.get(key), new.get(key)):
                 said = f"{key} {shown(old.get(key))} → {shown(new.get(key))}"
-                found.append(difference(pointer_join(at, key), said, Effect.UNKNOWN))
+                effect = Effect.UNKNOWN
+                if alone and key not in old:
+                    effect = Effect.MAYBE_NARROWS
+                elif alone and key not in new:
+                    effect = Effect.MAYBE_WIDENS
+                found.append(difference(pointer_join(at, key), said, effect))
         found += keywords.compare_types(old, new, at)
         found += keywords.compare_values(old, new, at)
         # A keyword of one type constrains only values of that type: where a type is

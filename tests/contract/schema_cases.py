@@ -413,7 +413,11 @@ CASES: dict[str, tuple[Any, Any, frozenset[str], frozenset[str]]] = {
     ),
     "allOf added beside keywords": (
         {"type": "object", "properties": {"a": {"type": "integer"}}},
-        {"type": "object", "properties": {"a": {"type": "integer"}}, "allOf": [{"required": ["a"]}]},
+        {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}},
+            "allOf": [{"required": ["a"]}],
+        },
         _c(BC),
         _c(OK),
     ),
