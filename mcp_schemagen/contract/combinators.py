@@ -171,14 +171,16 @@ def compare_one_of(
         return [
             difference(where, said, Effect.MAYBE_NARROWS if before is None else Effect.MAYBE_WIDENS)
         ]
-    if _disjoint(comparer, before, old=True) and _disjoint(comparer, after, old=False):
+    if _disjoint(comparer, before, old) and _disjoint(comparer, after, new, old=False):
         # No value matches two branches: exactly one is any one.
         return compare_any_of(comparer, old, new, at, "oneOf")
     said = "oneOf changed and its branches may overlap (a value matching two is refused)"
     return [difference(where, said, Effect.UNKNOWN)]
 
 
-def _disjoint(comparer: Comparer, branches: Any, *, old: bool) -> bool:
+def _disjoint(
+    comparer: Comparer, branches: Any, parent: dict[str, Any], *, old: bool = True
+) -> bool:
     """Whether no value can match two branches: each names types no other names, a
     constant (const, or an enum) no other allows, or a required property's constant no
     other branch allows for it (a tagged union)."""
@@ -199,7 +201,21 @@ def _disjoint(comparer: Comparer, branches: Any, *, old: bool) -> bool:
             return True
     if _apart([keywords.allowed_values(b) for b in resolved]):
         return True
-    return any(_apart([_tag(b, name) for b in resolved]) for name in _tag_names(resolved))
+    # The schema holding the oneOf is a conjunct of each branch: its type and required
+    # count as theirs (a tag required once, beside the oneOf).
+    objects_only = keywords.types_of(parent) == frozenset({"object"})
+    branches_with_parent = [
+        {
+            **b,
+            "type": "object" if objects_only else b.get("type"),
+            "required": _names(b.get("required")) + _names(parent.get("required")),
+        }
+        for b in resolved
+    ]
+    return any(
+        _apart([_tag(b, name) for b in branches_with_parent])
+        for name in _tag_names(branches_with_parent)
+    )
 
 
 def _apart(constants: list[dict[str, Any] | None]) -> bool:
@@ -215,13 +231,16 @@ def _apart(constants: list[dict[str, Any] | None]) -> bool:
     return True
 
 
+def _names(required: Any) -> list[str]:
+    return [n for n in required if isinstance(n, str)] if isinstance(required, list) else []
+
+
 def _tag_names(branches: list[dict[str, Any]]) -> list[str]:
-    required = [b.get("required") for b in branches]
-    if not branches or not all(isinstance(r, list) for r in required):
+    """The properties every branch requires."""
+    if not branches:
         return []
-    first = required[0]
-    assert isinstance(first, list)
-    return [n for n in first if isinstance(n, str) and all(n in r for r in required if r)]
+    required = [_names(b.get("required")) for b in branches]
+    return [n for n in required[0] if all(n in r for r in required)]
 
 
 def _tag(branch: dict[str, Any], name: str) -> dict[str, Any] | None:

@@ -26,11 +26,15 @@ def compare_object(
 ) -> list[Difference]:
     found = _compare_required(old, new, at)
     before, after = old.get("required", []), new.get("required", [])
-    newly_required = (
+    # A property added and required, or removed and no longer required, is one change:
+    # told where `required` is.
+    required_changed = (
         {n for n in after if isinstance(n, str) and n not in before}
+        | {n for n in before if isinstance(n, str) and n not in after}
         if isinstance(before, list) and isinstance(after, list)
         else set()
     )
+    required_at = pointer_join(at, "required")
     old_properties, new_properties = old.get("properties", {}), new.get("properties", {})
     if not isinstance(old_properties, dict) or not isinstance(new_properties, dict):
         return [*found, difference(pointer_join(at, "properties"), "not an object", Effect.UNKNOWN)]
@@ -51,15 +55,14 @@ def compare_object(
             # conjunction of both, which is not worked out.
             said = f"property {name!r} added or removed where a patternProperties key matches it"
             found.append(difference(where, said, Effect.UNKNOWN))
-        elif name in old_properties:
-            found += _removed(comparer, name, old_properties[name], new_rest, where)
         else:
-            added = _added(comparer, name, old_rest, new_properties[name], where)
-            if name in newly_required:
-                # A new required argument is one change: told where `required` is.
-                required_at = pointer_join(at, "required")
-                added = [Difference(required_at, d.effects, d.what) for d in added]
-            found += added
+            if name in old_properties:
+                one = _removed(comparer, name, old_properties[name], new_rest, where)
+            else:
+                one = _added(comparer, name, old_rest, new_properties[name], where)
+            if name in required_changed:
+                one = [Difference(required_at, d.effects, d.what) for d in one]
+            found += one
     return found + _compare_rest(comparer, old_rest, new_rest, at)
 
 

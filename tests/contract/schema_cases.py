@@ -47,6 +47,12 @@ def _tagged(*kinds: str, required: bool = True) -> dict[str, Any]:
     )
 
 
+def _untyped(kind: str, required: bool = False) -> dict[str, Any]:
+    """A branch with no type of its own, tagged by "kind"."""
+    branch: dict[str, Any] = {"properties": {"kind": {"const": kind}}}
+    return {**branch, "required": ["kind"]} if required else branch
+
+
 _REFS = [{"$ref": "#/$defs/u"}, {"$ref": "#/$defs/g"}]
 _PERIOD = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"}
 _DRAFT_07 = "http://json-schema.org/draft-07/schema#"
@@ -306,6 +312,12 @@ CASES: dict[str, tuple[Any, Any, frozenset[str], frozenset[str]]] = {
         _c(BC),
         _c(OK),
     ),
+    "required argument removed, closed object": (
+        _obj({"a": {}, "b": {}}, required=["b"], additionalProperties=False),
+        _obj({"a": {}}, additionalProperties=False),
+        _c(BC),
+        _c(BR),
+    ),
     "argument removed, open object": (
         _obj({"a": {}, "b": {"type": "string"}}),
         _obj({"a": {}}),
@@ -504,6 +516,18 @@ CASES: dict[str, tuple[Any, Any, frozenset[str], frozenset[str]]] = {
         {"$defs": {"u": _tagged("user")}, "oneOf": _REFS[:1]},
         _c(BC),
         _c(OK),
+    ),
+    "oneOf tagged union, type and tag beside the oneOf, branch removed": (
+        {"type": "object", "required": ["kind"], "oneOf": [_untyped("user"), _untyped("group")]},
+        {"type": "object", "required": ["kind"], "oneOf": [_untyped("user")]},
+        _c(BC),
+        _c(OK),
+    ),
+    "oneOf tag untyped: a string matches every branch": (
+        {"oneOf": [_untyped("user", required=True), _untyped("group", required=True)]},
+        {"oneOf": [_untyped("user", required=True)]},
+        _c(UNK),
+        _c(UNK),
     ),
     "oneOf tag not required: branches may overlap": (
         {"oneOf": [_tagged("user", required=False), _tagged("group", required=False)]},

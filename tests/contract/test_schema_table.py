@@ -123,3 +123,22 @@ def test_past_its_bound_a_comparison_answers_unknown(monkeypatch: pytest.MonkeyP
     assert [str(c) for c in _changes(old, new, True)] == [
         "t.json: unknown: too large to compare within bounds"
     ]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "const changed",
+        "enum true is not 1",
+        "type changed, its bounds dropped",
+        "type changed, an object's properties dropped",
+        "new required argument, a new property",
+        "new required argument, a new property of a closed object",
+        "required argument removed, closed object",
+    ],
+)
+def test_one_change_is_one_line(case: str) -> None:
+    """One change, one verdict, the strongest: not a breaking line and a compatible one."""
+    old, new, _, _ = CASES[case]
+    for inputs in (True, False):
+        assert len(_changes(old, new, inputs)) == 1, [str(c) for c in _changes(old, new, inputs)]
