@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema
-import referencing.exceptions
 from jsonschema.validators import validator_for
 
 from mcp_schemagen.contract.differences import Difference, Effect, difference, shown
@@ -43,13 +42,8 @@ class Judge:
             return None
         try:
             return bool(self._validator.evolve(schema=schema).is_valid(value))
-        except (
-            jsonschema.exceptions.SchemaError,
-            referencing.exceptions.Unresolvable,
-            TypeError,
-            ValueError,
-            RecursionError,
-        ):
+        except Exception:  # any failure of the validator is "cannot tell"
+            # (an unknown type, a pattern Python cannot compile, an unresolvable $ref)
             return None
 
 
