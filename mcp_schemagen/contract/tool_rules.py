@@ -77,7 +77,7 @@ def _annotations(old: dict[str, Any], new: Definition) -> list[Change]:
         at = pointer_join(new.pointer, "annotations", hint)
         said = f"{hint} {_said(before, hint)} → {_said(after, hint)}"
         if hint == "readOnlyHint":
-            said += _write_hints(before if now is True else after, before, after)
+            said += _write_hints(before, after, writable=now is not True)
         if was == promise:
             changes.append(Change(new.file, at, Category.SAFETY, f"{said}: a promise loosened"))
         else:
@@ -85,15 +85,19 @@ def _annotations(old: dict[str, Any], new: Definition) -> list[Change]:
     return changes
 
 
-def _write_hints(writing: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> str:
-    """The write hints of the side that writes, named beside a readOnlyHint change when
-    they differ between the sides."""
+def _write_hints(before: dict[str, Any], after: dict[str, Any], *, writable: bool) -> str:
+    """The write hints that changed beside a readOnlyHint change: what they say now the
+    tool writes, or that they no longer apply now it only reads."""
     named = [
-        f"{hint} {_said(writing, hint)}"
+        hint
         for hint in _WRITE_HINTS
         if before.get(hint, _HINTS[hint][0]) != after.get(hint, _HINTS[hint][0])
     ]
-    return f" (with {', '.join(named)})" if named else ""
+    if not named:
+        return ""
+    if writable:
+        return f" (now {', '.join(f'{hint} {_said(after, hint)}' for hint in named)})"
+    return f" ({', '.join(named)} no longer apply)"
 
 
 def _said(annotations: dict[str, Any], hint: str) -> str:

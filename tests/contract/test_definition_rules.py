@@ -179,8 +179,14 @@ def test_write_hints_appearing_as_read_only_goes_are_one_safety_verdict() -> Non
     new["annotations"].update(readOnlyHint=False, destructiveHint=False, idempotentHint=False)
     lines = [line for line in _lines([TOOL], [new]) if "cache:" not in line]
     assert lines == [
-        "tools/add.json#/annotations/readOnlyHint: safety: readOnlyHint true → false (with "
+        "tools/add.json#/annotations/readOnlyHint: safety: readOnlyHint true → false (now "
         "destructiveHint false, idempotentHint false): a promise loosened"
+    ]
+    # And back: one line, a promise added.
+    lines = [line for line in _lines([new], [TOOL]) if "cache:" not in line]
+    assert lines == [
+        "tools/add.json#/annotations/readOnlyHint: compatible: readOnlyHint false → true "
+        "(destructiveHint, idempotentHint no longer apply): a promise added"
     ]
 
 
