@@ -5,9 +5,11 @@ subschema inside its document so that its references resolve."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 from jsonschema.validators import validator_for
 
 from mcp_schemagen.contract.differences import Difference, Effect, difference, shown
@@ -24,27 +26,63 @@ _LEGACY_DIALECTS = ("draft-03", "draft-04", "draft-06", "draft-07")
 
 
 class Judge:
-    """Validates values against subschemas of one document."""
+    """Validates values against subschemas of one document, by python-jsonschema and by
+    jsonschema-rs (what the generated server validates with): where they disagree (ECMA
+    and Python regular expressions differ), it cannot tell."""
 
     def __init__(self, root: Any) -> None:
+        self._root = root
         self._validator: Any = None
+        self._compiled: dict[str, Any] = {}
         if isinstance(root, dict | bool):
             try:
                 cls = validator_for(root, default=jsonschema.Draft202012Validator)
                 self._validator = cls(root)
-            except (jsonschema.exceptions.SchemaError, TypeError):  # pragma: no cover
+            except Exception:  # an unusable $schema: nothing is validated
                 self._validator = None
 
     def accepts(self, schema: Any, value: Any) -> bool | None:
         """Whether ``schema`` (a part of the document) accepts ``value``; None when the
-        validator cannot tell (an unresolvable reference, an invalid schema)."""
+        validators cannot tell (an unresolvable reference, an invalid schema) or differ."""
         if self._validator is None:
             return None
         try:
-            return bool(self._validator.evolve(schema=schema).is_valid(value))
+            python = bool(self._validator.evolve(schema=schema).is_valid(value))
         except Exception:  # any failure of the validator is "cannot tell"
             # (an unknown type, a pattern Python cannot compile, an unresolvable $ref)
             return None
+        rust = self._rust(schema)
+        if rust is None:
+            return python  # a reference the stand-alone copy cannot reach: Python's word
+        try:
+            return python if bool(rust.is_valid(value)) == python else None
+        except Exception:
+            return None
+
+    def _rust(self, schema: Any) -> Any:
+        """jsonschema-rs for ``schema`` on its own, with the document's dialect and its
+        $defs/definitions (what local references name); None when it cannot be built."""
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self._compiled:
+            self._compiled[key] = None
+            standalone = _standalone(self._root, schema)
+            if standalone is not None:
+                try:
+                    self._compiled[key] = jsonschema_rs.validator_for(standalone)
+                except Exception:  # a reference outside $defs, a pattern Rust refuses
+                    self._compiled[key] = None
+        return self._compiled[key]
+
+
+def _standalone(root: Any, schema: Any) -> Any:
+    if schema is root or isinstance(schema, bool) or not isinstance(root, dict):
+        return schema
+    if not isinstance(schema, dict):
+        return None
+    carried = {k: root[k] for k in ("$schema", "$defs", "definitions") if k in root}
+    if carried.keys() & schema.keys() - {"$schema"}:
+        return None  # its own $defs would hide the document's
+    return {**carried, **schema}
 
 
 def ignores_reference_siblings(root: Any) -> bool:
