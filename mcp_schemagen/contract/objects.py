@@ -61,7 +61,8 @@ def compare_object(
             else:
                 one = _added(comparer, name, old_rest, new_properties[name], where)
             if name in required_changed:
-                one = [Difference(required_at, d.effects, d.what) for d in one]
+                said = f"property {name!r} {'removed' if name in old_properties else 'added'}"
+                one = [Difference(required_at, d.effects, said) for d in one]
             found += one
     return found + _compare_rest(comparer, old_rest, new_rest, at)
 

@@ -113,6 +113,15 @@ def test_new_required_argument_breaks_callers() -> None:
     )
 
 
+def test_a_new_required_property_is_one_line() -> None:
+    new = _edited(TOOL, "inputSchema", "properties", "c", value={"type": "string"})
+    new["inputSchema"]["required"] = ["a", "c"]
+    assert [line for line in _lines([TOOL], [new]) if "cache:" not in line] == [
+        "tools/add.json#/inputSchema/required: breaking (callers): 'c' is now required; "
+        "property 'c' added"
+    ]
+
+
 def test_argument_removed_from_a_closed_object_breaks_callers() -> None:
     new = _edited(TOOL, "inputSchema", "properties", "b", delete=True)
     assert (
