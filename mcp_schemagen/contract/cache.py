@@ -41,23 +41,21 @@ def cache_change(
     revisions: tuple[str, ...],
     publish: Publisher,
     *,
-    old_published: bool,
+    saved_in: tuple[str, ...] | None = None,
 ) -> list[Change]:
     """A cache line when some revision's clients receive other bytes for this definition.
-    ``old_published``: the old definition is one revision's published form already (a saved
-    listing), so it is unchanged when any revision's new form has the same bytes."""
-    first = {r: publish(BY_NAME[r], old.definition) for r in revisions}
+    ``saved_in``: the old definition is from a saved listing, which the revisions named
+    could have published (all of its definitions as they are); it is compared with what
+    each of them sends now. None: both are definitions as authored."""
     second = {r: publish(BY_NAME[r], new.definition) for r in revisions}
-    before = {r: _bytes(v) for r, v in first.items()}
-    after = {r: _bytes(v) for r, v in second.items()}
-    if old_published:
-        saved = _bytes(old.definition)
-        if saved in after.values():
-            return []
-        changed = list(revisions)
-        first = {r: old.definition for r in revisions}
+    if saved_in is not None:
+        alone = fitting(old.definition, revisions, publish)
+        # When no revision published the whole listing, each definition on its own.
+        chosen = saved_in or alone or revisions
+        first = {r: old.definition for r in chosen}
     else:
-        changed = [r for r in revisions if before[r] != after[r]]
+        first = {r: publish(BY_NAME[r], old.definition) for r in revisions}
+    changed = [r for r in first if _bytes(first[r]) != _bytes(second[r])]
     if not changed:
         return []
     # Named from what is published: a field no client receives is not the change.
@@ -65,6 +63,14 @@ def cache_change(
     said = f"{', '.join(fields) or 'key order'} changed: the listing bytes differ for "
     said += f"revision{'s' * (len(changed) > 1)} {', '.join(changed)}"
     return [Change(new.file, new.pointer, Category.CACHE, said)]
+
+
+def fitting(
+    saved: dict[str, Any], revisions: tuple[str, ...], publish: Publisher
+) -> tuple[str, ...]:
+    """The revisions that can have published a saved definition: those whose publishing
+    leaves it as it is (a 2024-11-05 form has no title; a 2025-06-18 one can)."""
+    return tuple(r for r in revisions if _bytes(publish(BY_NAME[r], saved)) == _bytes(saved))
 
 
 def _changed_fields(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

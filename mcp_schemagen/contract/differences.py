@@ -13,8 +13,9 @@ class Effect(enum.Enum):
     WIDENS = "widens"  # some value refused before is accepted now
     UNKNOWN = "unknown"  # cannot be decided: never taken as compatible
     # Narrows only for values under an object key the old schema did not declare (a new
-    # property where additionalProperties was open): callers building arguments from the
-    # schema never send such keys, so inputs count it compatible (README, "Breaking changes").
+    # property where additionalProperties was open): a caller that sent the key is refused
+    # now, so it breaks callers, unless the project says its callers send only declared
+    # keys (`breaking-only-declared-properties`, settings.py).
     NARROWS_UNDECLARED = "narrows-undeclared"
     # Undecided in one direction only: an anyOf branch covered, if at all, by a union.
     MAYBE_NARROWS = "maybe-narrows"

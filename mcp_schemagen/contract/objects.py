@@ -3,6 +3,7 @@ since which of them checks a key depends on the others."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Protocol
 
@@ -17,11 +18,23 @@ class Comparer(Protocol):
 
     def same(self, old: Any, new: Any) -> bool: ...
 
+    def refused_example(self, accepted_before: Any, new: Any) -> tuple[bool, Any]: ...
+
 
 def compare_object(
     comparer: Comparer, old: dict[str, Any], new: dict[str, Any], at: str
 ) -> list[Difference]:
     found = _compare_required(old, new, at)
+    before, after = old.get("required", []), new.get("required", [])
+    # A property added and required, or removed and no longer required, is one change:
+    # told where `required` is.
+    required_changed = (
+        {n for n in after if isinstance(n, str) and n not in before}
+        | {n for n in before if isinstance(n, str) and n not in after}
+        if isinstance(before, list) and isinstance(after, list)
+        else set()
+    )
+    required_at = pointer_join(at, "required")
     old_properties, new_properties = old.get("properties", {}), new.get("properties", {})
     if not isinstance(old_properties, dict) or not isinstance(new_properties, dict):
         return [*found, difference(pointer_join(at, "properties"), "not an object", Effect.UNKNOWN)]
@@ -42,10 +55,15 @@ def compare_object(
             # conjunction of both, which is not worked out.
             said = f"property {name!r} added or removed where a patternProperties key matches it"
             found.append(difference(where, said, Effect.UNKNOWN))
-        elif name in old_properties:
-            found += _removed(comparer, name, old_properties[name], new_rest, where)
         else:
-            found += _added(comparer, name, old_rest, new_properties[name], where)
+            if name in old_properties:
+                one = _removed(comparer, name, old_properties[name], new_rest, where)
+            else:
+                one = _added(comparer, name, old_rest, new_properties[name], where)
+            if name in required_changed:
+                said = f"property {name!r} {'removed' if name in old_properties else 'added'}"
+                one = [Difference(required_at, d.effects, said) for d in one]
+            found += one
     return found + _compare_rest(comparer, old_rest, new_rest, at)
 
 
@@ -79,12 +97,19 @@ def _added(comparer: Comparer, name: str, rest: Any, schema: Any, where: str) ->
     if not narrows(inside):
         return [difference(where, f"property {name!r} added", Effect.WIDENS)] if inside else []
     effects = {e for d in inside for e in d.effects} - {Effect.NARROWS}
+    said = f"property {name!r} added"
     if rest is True or rest == {}:
         # Only a value sent under this key before it was declared is refused now.
         effects.add(Effect.NARROWS_UNDECLARED)
+        found, example = comparer.refused_example(rest, schema)
+        if found:
+            sent = json.dumps({name: example}, ensure_ascii=False)
+            said += f" where any key was accepted: a call that sent {sent} is refused now"
+        else:
+            said += " where any key was accepted: a call that sent it undeclared may be refused"
     else:
         effects.add(Effect.NARROWS)
-    return [Difference(where, frozenset(effects), f"property {name!r} added")]
+    return [Difference(where, frozenset(effects), said)]
 
 
 def _compare_required(old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:

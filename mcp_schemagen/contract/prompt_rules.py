@@ -54,7 +54,9 @@ def changed(old: Definition, new: Definition) -> list[Change]:
         first = was.get(SCHEMA_KEY, {"type": "string"})
         second = argument.get(SCHEMA_KEY, {"type": "string"})
         where = pointer_join(at, SCHEMA_KEY)
-        changes += for_inputs(new.file, Comparer(first, second).compare(first, second, where))
+        changes += for_inputs(
+            new.file, Comparer(first, second, where).compare(first, second, where)
+        )
     for name in before:
         if name not in after:
             said = f"argument {name!r} removed: prompts/get refuses arguments it does not declare"

@@ -185,5 +185,7 @@ def _variable_schemas(old: Definition, new: Definition) -> list[Change]:
         first = before.get(name, {"type": "string"})
         second = after.get(name, {"type": "string"})
         where = pointer_join(new.pointer, SCHEMA_KEY, name)
-        changes += for_inputs(new.file, Comparer(first, second).compare(first, second, where))
+        changes += for_inputs(
+            new.file, Comparer(first, second, where).compare(first, second, where)
+        )
     return changes

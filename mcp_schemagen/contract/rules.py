@@ -59,6 +59,7 @@ KIND_RULES: dict[str, KindRules] = {
 
 def compare(old: Snapshot, new: Snapshot, revisions: tuple[str, ...]) -> list[Change]:
     changes: list[Change] = []
+    saved_in = _saved_in(old, revisions)
     for kind, rules in KIND_RULES.items():
         if kind not in old.kinds or kind not in new.kinds:
             continue  # not read on one side (a saved tools/list has no prompts)
@@ -68,7 +69,7 @@ def compare(old: Snapshot, new: Snapshot, revisions: tuple[str, ...]) -> list[Ch
             if name in after:
                 changes += rules.changed(item, after[name])
                 changes += cache.cache_change(
-                    item, after[name], revisions, rules.publish, old_published=old.published
+                    item, after[name], revisions, rules.publish, saved_in=saved_in
                 )
             else:
                 renamed = _renamed(item, after, before, rules.signature)
@@ -80,6 +81,18 @@ def compare(old: Snapshot, new: Snapshot, revisions: tuple[str, ...]) -> list[Ch
             kind, list(before.values()), list(after.values()), revisions, rules.key
         )
     return changes
+
+
+def _saved_in(old: Snapshot, revisions: tuple[str, ...]) -> tuple[str, ...] | None:
+    """For a saved listing, the revisions that can have sent it: each of its definitions
+    as that revision publishes it (None: not a saved listing)."""
+    if not old.published:
+        return None
+    possible = set(revisions)
+    for kind, rules in KIND_RULES.items():
+        for item in old.kinds.get(kind, []):
+            possible &= set(cache.fitting(item.definition, revisions, rules.publish))
+    return tuple(r for r in revisions if r in possible)
 
 
 def _renamed(

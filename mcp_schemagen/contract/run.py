@@ -3,18 +3,22 @@ whether the command fails; report.py prints the outcome."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mcp_schemagen.contract import rules, sources
 from mcp_schemagen.contract.changes import Category, Change
 from mcp_schemagen.contract.settings import (
+    DECLARED_ONLY_KEY,
     Acknowledgement,
     failing_categories,
+    only_declared_properties,
     read_acknowledgements,
 )
 from mcp_schemagen.contract.snapshot import Snapshot
 from mcp_schemagen.load.config import Config
+
+_DECLARED_ONLY = f"; compatible as {DECLARED_ONLY_KEY} says callers send no other"
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,13 @@ def breaking(config: Config, against: str) -> Outcome:
     old = read_against(config, against)
     new = sources.read_current(config)
     found = rules.compare(old, new, config.revisions)
+    if only_declared_properties(config.root):
+        found = [
+            replace(c, category=Category.COMPATIBLE, what=c.what + _DECLARED_ONLY)
+            if c.undeclared_only
+            else c
+            for c in found
+        ]
     changes = sorted(set(found), key=lambda c: (c.file, c.pointer, c.category.value, c.what))
     acknowledgements = read_acknowledgements(config.root)
     acknowledged: dict[Change, Acknowledgement] = {}

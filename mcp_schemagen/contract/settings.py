@@ -1,5 +1,6 @@
-"""What fails the command (``breaking-fail`` in [tool.mcp-codegen]) and the changes a
-project accepted on purpose (breaking-acknowledged.yaml)."""
+"""What fails the command (``breaking-fail`` in [tool.mcp-codegen]), whether callers are
+taken to send only declared properties (``breaking-only-declared-properties``), and the
+changes a project accepted on purpose (breaking-acknowledged.yaml)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from mcp_schemagen.contract.changes import Category
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, error, pointer_join
 
 FAIL_KEY = "breaking-fail"
+DECLARED_ONLY_KEY = "breaking-only-declared-properties"
 ACKNOWLEDGED_FILE = "breaking-acknowledged.yaml"
 DEFAULT_FAILING = frozenset({Category.BREAKING_CALLERS, Category.BREAKING_RESULTS, Category.SAFETY})
 # "breaking" names both breaking categories.
@@ -24,8 +26,7 @@ _NAMES = {c.value: frozenset({c}) for c in Category} | {
 def failing_categories(root: Path) -> frozenset[Category]:
     """The categories that fail the command: ``breaking-fail`` or breaking and safety."""
     pyproject = root / "pyproject.toml"
-    section = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
-    value = section.get("mcp-codegen", {}).get(FAIL_KEY)
+    value = _section(pyproject).get(FAIL_KEY)
     if value is None:
         return DEFAULT_FAILING
     known = ", ".join(sorted(_NAMES))
@@ -37,6 +38,25 @@ def failing_categories(root: Path) -> frozenset[Category]:
         message = f"unknown categories {', '.join(map(repr, unknown))}; known: {known}"
         raise BuildError([error(str(pyproject), where, message)])
     return frozenset().union(*(_NAMES[v] for v in value))
+
+
+def only_declared_properties(root: Path) -> bool:
+    """``breaking-only-declared-properties = true``: the project's callers send only the
+    properties a schema declares, so a property added where any key was accepted is
+    compatible (oasdiff's policy). Off by default: a caller that sent the key undeclared
+    is refused now."""
+    pyproject = root / "pyproject.toml"
+    value = _section(pyproject).get(DECLARED_ONLY_KEY, False)
+    if not isinstance(value, bool):
+        where = f"/tool/mcp-codegen/{DECLARED_ONLY_KEY}"
+        raise BuildError([error(str(pyproject), where, "must be true or false")])
+    return value
+
+
+def _section(pyproject: Path) -> dict[str, object]:
+    tool = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
+    section = tool.get("mcp-codegen", {}) if isinstance(tool, dict) else {}
+    return section if isinstance(section, dict) else {}
 
 
 @dataclass(frozen=True)

@@ -12,19 +12,10 @@ taken to hold (recursive schemas, compared coinductively).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from mcp_schemagen.contract import keywords
-from mcp_schemagen.contract.differences import (
-    Difference,
-    Effect,
-    difference,
-    narrows,
-    shown,
-    value_key,
-    widens,
-)
+from mcp_schemagen.contract import combinators, instances, keywords
+from mcp_schemagen.contract.differences import Difference, Effect, difference, shown, value_key
 from mcp_schemagen.contract.objects import compare_object
 from mcp_schemagen.diagnostics import pointer_join
 
@@ -46,6 +37,7 @@ _COMPARED = frozenset(
         "additionalItems",
     }
 )  # fmt: skip
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
 _MAX_DEPTH = 64
 _MAX_WORK = 200_000  # subschema pairs compared, at most, for one schema
 _NONE_OPEN = 1 << 62
@@ -55,8 +47,16 @@ _NUMBERS = frozenset({"number", "integer"})
 class Comparer:
     """Compares schemas of two documents (old, new), resolving each $ref in its own."""
 
-    def __init__(self, old_root: Any, new_root: Any) -> None:
-        self.old_root, self.new_root = old_root, new_root
+    def __init__(self, old_root: Any, new_root: Any, base: str = "") -> None:
+        """``base``: the pointer of the documents' root in the file (a tool's
+        "/inputSchema"), which the pointer of every referenced definition starts with."""
+        self.old_root, self.new_root, self.base = old_root, new_root, base
+        self.judges = (instances.Judge(old_root), instances.Judge(new_root))
+        # Up to draft-07, keywords beside a $ref are ignored by validators.
+        self._bare_references = (
+            instances.ignores_reference_siblings(old_root),
+            instances.ignores_reference_siblings(new_root),
+        )
         self._open: dict[tuple[str, str], int] = {}  # pairs being compared: their depth
         self._lowest = _NONE_OPEN
         self._known: dict[tuple[str, str], list[Difference]] = {}
@@ -109,13 +109,23 @@ class Comparer:
 
     def _keywords(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
         found: list[Difference] = []
+        # A keyword not compared, present on one side only, is a conjunct added (it may
+        # narrow) or removed (it may widen); unevaluated* make keywords depend on others.
+        alone = not (old.keys() | new.keys()) & _UNEVALUATED
         for key in sorted((old.keys() | new.keys()) - ANNOTATIONS - _COMPARED):
             if not self.same(old.get(key), new.get(key)):
                 said = f"{key} {shown(old.get(key))} → {shown(new.get(key))}"
-                found.append(difference(pointer_join(at, key), said, Effect.UNKNOWN))
+                effect = Effect.UNKNOWN
+                if alone and key not in old:
+                    effect = Effect.MAYBE_NARROWS
+                elif alone and key not in new:
+                    effect = Effect.MAYBE_WIDENS
+                found.append(difference(pointer_join(at, key), said, effect))
         found += keywords.compare_types(old, new, at)
         found += keywords.compare_values(old, new, at)
-        types = (keywords.types_of(old) or keywords.ALL_TYPES) | (
+        # A keyword of one type constrains only values of that type: where a type is
+        # gained or lost the type change says so, and its keywords are not a change too.
+        types = (keywords.types_of(old) or keywords.ALL_TYPES) & (
             keywords.types_of(new) or keywords.ALL_TYPES
         )
         if types & _NUMBERS:
@@ -132,16 +142,16 @@ class Comparer:
         if "object" in types:
             found += keywords.compare_lengths(old, new, at, "minProperties", "maxProperties")
             found += compare_object(self, old, new, at)
-        found += self._all_of(old, new, at)
-        found += self._any_of(old, new, at, "anyOf")
-        found += self._one_of(old, new, at)
-        return found
+        found += combinators.compare_all_of(self, old, new, at)
+        found += combinators.compare_any_of(self, old, new, at, "anyOf")
+        found += combinators.compare_one_of(self, old, new, at)
+        return instances.settle(found, old, new, at, self.judges)
 
     # ------------------------------------------------------------------ $ref
 
     def _references(self, old: Any, new: Any, at: str) -> list[Difference]:
-        old_target, old_rest, old_ref = self._split(old, self.old_root)
-        new_target, new_rest, new_ref = self._split(new, self.new_root)
+        old_target, old_rest, old_ref = self._split(old, self.old_root, self._bare_references[0])
+        new_target, new_rest, new_ref = self._split(new, self.new_root, self._bare_references[1])
         if old_target is _UNRESOLVED or new_target is _UNRESOLVED:
             said = f"$ref {shown(old_ref)} → {shown(new_ref)} (only references inside the document can be followed)"
             return [difference(pointer_join(at, "$ref"), said, Effect.UNKNOWN)]
@@ -176,7 +186,7 @@ class Comparer:
         index = self._open[pair] = len(self._open)
         outer_lowest, self._lowest = self._lowest, index
         try:
-            inside = self.compare(old_target, new_target, _pointer_of(new_ref))
+            inside = self.compare(old_target, new_target, self.base + _pointer_of(new_ref))
         finally:
             del self._open[pair]
         if self._lowest >= index:  # complete: every assumption made inside is discharged
@@ -193,13 +203,14 @@ class Comparer:
         return inside
 
     @staticmethod
-    def _split(schema: Any, root: Any) -> tuple[Any, Any, str | None]:
+    def _split(schema: Any, root: Any, bare: bool) -> tuple[Any, Any, str | None]:
         """(target, the schema without $ref, the reference) of a schema; a schema without
-        $ref is its own target with nothing beside it."""
+        $ref is its own target with nothing beside it. ``bare``: the dialect ignores the
+        keywords beside a $ref (draft-07 and before), so they are not compared."""
         if not isinstance(schema, dict) or "$ref" not in schema:
             return schema, {}, None
         reference = schema["$ref"]
-        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        rest = {} if bare else {k: v for k, v in schema.items() if k != "$ref"}
         return resolve(root, reference), rest, reference if isinstance(reference, str) else None
 
     # ------------------------------------------------------------ arrays
@@ -226,83 +237,24 @@ class Comparer:
         found += self.compare(old_rest, new_rest, pointer_join(at, "items"))
         return found
 
-    # ------------------------------------------------------------ combinators
-
-    def _all_of(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
-        before, after = old.get("allOf", []), new.get("allOf", [])
-        if self.same(before, after):
-            return []
-        if not isinstance(before, list) or not isinstance(after, list) or len(before) != len(after):
-            # Conjuncts added or removed: matching them up is a search this does not make.
-            said = f"allOf of {_count(before)} → {_count(after)} schemas"
-            return [difference(pointer_join(at, "allOf"), said, Effect.UNKNOWN)]
-        found: list[Difference] = []
-        for index, (first, second) in enumerate(zip(before, after, strict=True)):
-            found += self.compare(first, second, pointer_join(at, "allOf", index))
-        return found
-
-    def _any_of(
-        self, old: dict[str, Any], new: dict[str, Any], at: str, key: str
-    ) -> list[Difference]:
-        """Each old branch inside some new branch: nothing narrows; each new branch inside
-        some old branch: nothing widens. A branch covered only by several others together
-        is not found, and answered unknown."""
-        before, after = old.get(key, [True]), new.get(key, [True])
-        if self.same(before, after):
-            return []
-        where = pointer_join(at, key)
-        if not isinstance(before, list) or not isinstance(after, list) or not before or not after:
-            return [difference(where, f"{key} is not a list of schemas", Effect.UNKNOWN)]
-        found: list[Difference] = []
-        if not all(any(not narrows(self._quiet(a, b)) for b in after) for a in before):
-            found.append(self._uncovered(before, after, where, key, Effect.NARROWS, narrows))
-        if not all(any(not widens(self._quiet(a, b)) for a in before) for b in after):
-            found.append(self._uncovered(before, after, where, key, Effect.WIDENS, widens))
-        return found
-
-    def _uncovered(
-        self,
-        before: list[Any],
-        after: list[Any],
-        where: str,
-        key: str,
-        effect: Effect,
-        test: Callable[[list[Difference]], bool],
-    ) -> Difference:
-        """NARROWS (or WIDENS) when the old and new branches are matched one to one by
-        position and that pair changes so; UNKNOWN when coverage needs a union."""
-        if len(before) == len(after):
-            for a, b in zip(before, after, strict=True):
-                pair = self._quiet(a, b)
-                if test(pair) and not any(Effect.UNKNOWN in d.effects for d in pair):
-                    said = "a branch " + (
-                        "accepts less" if effect is Effect.NARROWS else "accepts more"
-                    )
-                    return difference(where, f"{key}: {said}", effect)
-        if effect is Effect.NARROWS and len(after) < len(before):
-            return difference(
-                where, f"{key}: {len(before)} → {len(after)} branches", Effect.NARROWS
-            )
-        if effect is Effect.WIDENS and len(after) > len(before):
-            return difference(where, f"{key}: {len(before)} → {len(after)} branches", Effect.WIDENS)
-        said = f"{key}: a branch is not inside any single branch of the other side"
-        maybe = Effect.MAYBE_NARROWS if effect is Effect.NARROWS else Effect.MAYBE_WIDENS
-        return difference(where, said, maybe)
-
-    def _one_of(self, old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
-        before, after = old.get("oneOf"), new.get("oneOf")
-        if self.same(before, after):
-            return []
-        if _disjoint(before) and _disjoint(after):
-            # Branches of distinct types, or distinct constants: exactly one is anyOf.
-            return self._any_of(old, new, at, "oneOf")
-        said = "oneOf changed and its branches may overlap (a value matching two is refused)"
-        return [difference(pointer_join(at, "oneOf"), said, Effect.UNKNOWN)]
-
     # ------------------------------------------------------------ helpers
 
-    def _quiet(self, old: Any, new: Any) -> list[Difference]:
-        return self.compare(old, new, "")
+    def target(self, schema: Any, *, old: bool) -> Any:
+        """The schema a bare local $ref leads to (itself otherwise), in the old or new
+        document."""
+        for _ in range(_MAX_DEPTH):  # a loop of references ends somewhere
+            if not (isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"$ref"}):
+                break
+            found = resolve(self.old_root if old else self.new_root, schema["$ref"])
+            if found is _UNRESOLVED or found is schema:
+                return schema
+            schema = found
+        return schema
+
+    def refused_example(self, accepted_before: Any, new: Any) -> tuple[bool, Any]:
+        """A value the old schema ``accepted_before`` accepts and the new ``new`` refuses."""
+        old_judge, new_judge = self.judges
+        return instances.refused_example((old_judge, accepted_before), (new_judge, new))
 
     def same(self, old: Any, new: Any) -> bool:
         """Equal by JSON equality (Python's would take true for 1) once references are
@@ -396,34 +348,3 @@ def _tuple_form(schema: dict[str, Any]) -> dict[str, Any]:
         return schema
     rest = {k: v for k, v in schema.items() if k not in ("items", "additionalItems")}
     return {**rest, "prefixItems": items, "items": schema.get("additionalItems", True)}
-
-
-def _count(value: Any) -> str:
-    return str(len(value)) if isinstance(value, list) else "?"
-
-
-def _disjoint(branches: Any) -> bool:
-    """Whether no value can match two branches: each names types no other names, or a
-    constant (const, or an enum) no other allows."""
-    if not isinstance(branches, list) or not all(isinstance(b, dict) for b in branches):
-        return False
-    kinds = [keywords.types_of(b) for b in branches]
-    if all(k is not None and k != keywords.ALL_TYPES for k in kinds):
-        seen: set[str] = set()
-        for kind in kinds:
-            assert kind is not None
-            if kind & seen:
-                break
-            seen |= kind
-        else:
-            return True
-    constants = [keywords.allowed_values(b) for b in branches]
-    if all(c is not None for c in constants):
-        keys: set[str] = set()
-        for allowed in constants:
-            assert allowed is not None
-            if keys & allowed.keys():
-                return False
-            keys |= allowed.keys()
-        return True
-    return False

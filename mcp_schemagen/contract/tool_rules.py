@@ -18,6 +18,8 @@ _HINTS = {
     "idempotentHint": (False, True),
     "openWorldHint": (True, False),
 }
+# Hints about writes, meaningful only while readOnlyHint is false.
+_WRITE_HINTS = ("destructiveHint", "idempotentHint")
 
 
 def removed(old: Definition, renamed_to: str | None) -> list[Change]:
@@ -44,7 +46,7 @@ def changed(old: Definition, new: Definition) -> list[Change]:
 def _inputs(old: Definition, new: Definition) -> list[Change]:
     before, after = old.definition.get("inputSchema", {}), new.definition.get("inputSchema", {})
     at = pointer_join(new.pointer, "inputSchema")
-    return for_inputs(new.file, Comparer(before, after).compare(before, after, at))
+    return for_inputs(new.file, Comparer(before, after, at).compare(before, after, at))
 
 
 def _outputs(old: Definition, new: Definition) -> list[Change]:
@@ -57,7 +59,7 @@ def _outputs(old: Definition, new: Definition) -> list[Change]:
     if after is None:
         said = "outputSchema removed: structured results are no longer promised"
         return [Change(new.file, at, Category.BREAKING_RESULTS, said)]
-    return for_outputs(new.file, Comparer(before, after).compare(before, after, at))
+    return for_outputs(new.file, Comparer(before, after, at).compare(before, after, at))
 
 
 def _annotations(old: dict[str, Any], new: Definition) -> list[Change]:
@@ -65,17 +67,37 @@ def _annotations(old: dict[str, Any], new: Definition) -> list[Change]:
     if not isinstance(before, dict) or not isinstance(after, dict):
         return []
     changes = []
+    read_only = (before.get("readOnlyHint", False), after.get("readOnlyHint", False))
     for hint, (default, promise) in _HINTS.items():
         was, now = before.get(hint, default), after.get(hint, default)
-        if was == now:
+        if was == now or (hint in _WRITE_HINTS and True in read_only):
+            # Beside readOnlyHint true, the write hints mean nothing: their change is
+            # part of readOnlyHint's, told there.
             continue
         at = pointer_join(new.pointer, "annotations", hint)
         said = f"{hint} {_said(before, hint)} → {_said(after, hint)}"
+        if hint == "readOnlyHint":
+            said += _write_hints(before, after, writable=now is not True)
         if was == promise:
             changes.append(Change(new.file, at, Category.SAFETY, f"{said}: a promise loosened"))
         else:
             changes.append(Change(new.file, at, Category.COMPATIBLE, f"{said}: a promise added"))
     return changes
+
+
+def _write_hints(before: dict[str, Any], after: dict[str, Any], *, writable: bool) -> str:
+    """The write hints that changed beside a readOnlyHint change: what they say now the
+    tool writes, or that they no longer apply now it only reads."""
+    named = [
+        hint
+        for hint in _WRITE_HINTS
+        if before.get(hint, _HINTS[hint][0]) != after.get(hint, _HINTS[hint][0])
+    ]
+    if not named:
+        return ""
+    if writable:
+        return f" (now {', '.join(f'{hint} {_said(after, hint)}' for hint in named)})"
+    return f" ({', '.join(named)} no longer apply)"
 
 
 def _said(annotations: dict[str, Any], hint: str) -> str:

@@ -47,6 +47,7 @@ _KNOWN_KEYS = frozenset(
         "list-changed",
         "resource-subscriptions",
         "breaking-fail",  # read by contract/settings.py, for `mcp-codegen breaking` only
+        "breaking-only-declared-properties",  # contract/settings.py too
         AUTHORIZATION_KEY,
     }
 )

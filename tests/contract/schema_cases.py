@@ -1,80 +1,113 @@
 """(old, new, categories for an argument schema, categories for a result schema): one
-row per comparison rule of mcp_schemagen/contract/subschema.py and its helpers."""
+row per comparison rule of mcp_schemagen/contract/subschema.py and its helpers; the rows
+for $ref, combinators and boolean schemas are in schema_cases_combinators.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
-BC, BR, OK, UNK = "breaking-callers", "breaking-results", "compatible", "unknown"
-NONE: frozenset[str] = frozenset()
+from tests.contract.schema_cases_combinators import COMBINATOR_CASES
+from tests.contract.schema_rows import BC, BR, DRAFT_07, NONE, OK, UNK, c, obj
 
+__all__ = ["BC", "BR", "CASES", "OK"]
+_PERIOD = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"}
 
-def _c(*names: str) -> frozenset[str]:
-    return frozenset(names)
-
-
-def _obj(properties: dict[str, Any], **rest: Any) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, **rest}
-
-
-_ADDRESS = {"type": "object", "properties": {"zip": {"type": "string"}}}
-_LIST = {
-    "$defs": {
-        "node": {
-            "type": "object",
-            "properties": {"v": {"type": "integer"}, "next": {"$ref": "#/$defs/node"}},
-        }
-    },
-    "$ref": "#/$defs/node",
-}
-_LIST_WIDER = {
-    "$defs": {
-        "node": {
-            "type": "object",
-            "properties": {"v": {"type": "number"}, "next": {"$ref": "#/$defs/node"}},
-        }
-    },
-    "$ref": "#/$defs/node",
-}
 
 # id: (old, new, input categories, output categories)
 CASES: dict[str, tuple[Any, Any, frozenset[str], frozenset[str]]] = {
     # types
-    "type changed": ({"type": "string"}, {"type": "integer"}, _c(BC), _c(BR)),
-    "integer widened to number": ({"type": "integer"}, {"type": "number"}, _c(OK), _c(BR)),
-    "number narrowed to integer": ({"type": "number"}, {"type": "integer"}, _c(BC), _c(OK)),
-    "null dropped": ({"type": ["string", "null"]}, {"type": "string"}, _c(BC), _c(OK)),
+    "type changed": ({"type": "string"}, {"type": "integer"}, c(BC), c(BR)),
+    "type changed, its bounds dropped": (
+        {"type": "integer", "minimum": 1},
+        {"type": "string"},
+        c(BC),
+        c(BR),
+    ),
+    "type changed, an object's properties dropped": (
+        obj({"a": {"type": "integer"}}, required=["a"]),
+        {"type": "string", "maxLength": 3},
+        c(BC),
+        c(BR),
+    ),
+    "type gained, with bounds of its own": (
+        {"type": "string"},
+        {"type": ["string", "integer"], "minimum": 1},
+        c(OK),
+        c(BR),
+    ),
+    "integer widened to number": ({"type": "integer"}, {"type": "number"}, c(OK), c(BR)),
+    "number narrowed to integer": ({"type": "number"}, {"type": "integer"}, c(BC), c(OK)),
+    "null dropped": ({"type": ["string", "null"]}, {"type": "string"}, c(BC), c(OK)),
     "type list, same values": ({"type": ["number", "integer"]}, {"type": "number"}, NONE, NONE),
-    "type removed": ({"type": "string"}, {}, _c(OK), _c(BR)),
+    "type removed": ({"type": "string"}, {}, c(OK), c(BR)),
     # enum and const
-    "enum value removed": ({"enum": ["a", "b"]}, {"enum": ["a"]}, _c(BC), _c(OK)),
-    "enum value added": ({"enum": ["a"]}, {"enum": ["a", "b"]}, _c(OK), _c(BR)),
-    "enum added": ({"type": "string"}, {"type": "string", "enum": ["a"]}, _c(BC), _c(OK)),
-    "enum removed": ({"type": "string", "enum": ["a"]}, {"type": "string"}, _c(OK), _c(BR)),
+    "enum value removed": ({"enum": ["a", "b"]}, {"enum": ["a"]}, c(BC), c(OK)),
+    "enum value added": ({"enum": ["a"]}, {"enum": ["a", "b"]}, c(OK), c(BR)),
+    "enum added": ({"type": "string"}, {"type": "string", "enum": ["a"]}, c(BC), c(OK)),
+    "enum removed": ({"type": "string", "enum": ["a"]}, {"type": "string"}, c(OK), c(BR)),
     "enum 1 and 1.0 are equal": ({"enum": [1]}, {"enum": [1.0]}, NONE, NONE),
-    "enum true is not 1": ({"enum": [1]}, {"enum": [True]}, _c(BC, OK), _c(BR, OK)),
-    "const changed": ({"const": "a"}, {"const": "b"}, _c(BC, OK), _c(BR, OK)),
-    "const to enum holding it": ({"const": "a"}, {"enum": ["a", "b"]}, _c(OK), _c(BR)),
+    "enum true is not 1": ({"enum": [1]}, {"enum": [True]}, c(BC), c(BR)),
+    "const changed": ({"const": "a"}, {"const": "b"}, c(BC), c(BR)),
+    "const to enum holding it": ({"const": "a"}, {"enum": ["a", "b"]}, c(OK), c(BR)),
+    # a listed value decided by validating it against the other side
+    "const to a pattern it matches": ({"const": "2024-01"}, _PERIOD, c(OK), c(BR)),
+    "const to a pattern it does not match": ({"const": "2024-1"}, _PERIOD, c(BC), c(BR)),
+    "enum to a maxLength they fit": (
+        {"enum": ["ab", "cd"]},
+        {"type": "string", "maxLength": 2},
+        c(OK),
+        c(BR),
+    ),
+    "enum to a minimum one is under": (
+        {"type": "integer", "enum": [1, 5]},
+        {"type": "integer", "minimum": 2},
+        c(BC),
+        c(BR),
+    ),
+    "enum to a pattern, a listed value its type refused": (
+        {"type": "string", "enum": ["2024-01", 7]},
+        _PERIOD,
+        c(OK),
+        c(BR),
+    ),
+    "schema to an enum of values it accepted": (
+        {"type": "string", "pattern": "^a"},
+        {"enum": ["ab", "ac"]},
+        c(BC),
+        c(OK),
+    ),
+    "schema to an enum with a value it refused": (
+        {"type": "string", "pattern": "^a"},
+        {"enum": ["ab", "b"]},
+        c(BC),
+        c(BR),
+    ),
+    "enum to enum across a type": (
+        {"type": "integer", "enum": [1, 2]},
+        {"type": "integer", "enum": [1, 2], "maximum": 1},
+        c(BC),
+        c(OK),
+    ),
     # numeric bounds
     "minimum raised": (
         {"type": "number", "minimum": 0},
         {"type": "number", "minimum": 1},
-        _c(BC),
-        _c(OK),
+        c(BC),
+        c(OK),
     ),
     "minimum lowered": (
         {"type": "number", "minimum": 1},
         {"type": "number", "minimum": 0},
-        _c(OK),
-        _c(BR),
+        c(OK),
+        c(BR),
     ),
-    "maximum added": ({"type": "number"}, {"type": "number", "maximum": 9}, _c(BC), _c(OK)),
-    "maximum removed": ({"type": "number", "maximum": 9}, {"type": "number"}, _c(OK), _c(BR)),
+    "maximum added": ({"type": "number"}, {"type": "number", "maximum": 9}, c(BC), c(OK)),
+    "maximum removed": ({"type": "number", "maximum": 9}, {"type": "number"}, c(OK), c(BR)),
     "exclusive to inclusive": (
         {"type": "number", "exclusiveMinimum": 0},
         {"type": "number", "minimum": 0},
-        _c(OK),
-        _c(BR),
+        c(OK),
+        c(BR),
     ),
     "integer: > 0 is >= 1": (
         {"type": "integer", "exclusiveMinimum": 0},
@@ -85,55 +118,55 @@ CASES: dict[str, tuple[Any, Any, frozenset[str], frozenset[str]]] = {
     "exclusiveMaximum tightened": (
         {"type": "number", "maximum": 5},
         {"type": "number", "exclusiveMaximum": 5},
-        _c(BC),
-        _c(OK),
+        c(BC),
+        c(OK),
     ),
     "numeric bound on a string": ({"type": "string"}, {"type": "string", "minimum": 3}, NONE, NONE),
     "draft-04 boolean exclusiveMinimum": (
         {"type": "number", "minimum": 0},
         {"type": "number", "minimum": 0, "exclusiveMinimum": True},
-        _c(UNK),
-        _c(UNK),
+        c(UNK),
+        c(UNK),
     ),
     "multipleOf 2 → 4": (
         {"type": "integer", "multipleOf": 2},
         {"type": "integer", "multipleOf": 4},
-        _c(BC),
-        _c(OK),
+        c(BC),
+        c(OK),
     ),
     "multipleOf 4 → 2": (
         {"type": "integer", "multipleOf": 4},
         {"type": "integer", "multipleOf": 2},
-        _c(OK),
-        _c(BR),
+        c(OK),
+        c(BR),
     ),
     "multipleOf 2 → 3": (
         {"type": "integer", "multipleOf": 2},
         {"type": "integer", "multipleOf": 3},
-        _c(BC),
-        _c(BR),
+        c(BC),
+        c(BR),
     ),
     "multipleOf 0.5 → 0.25": (
         {"type": "number", "multipleOf": 0.5},
         {"type": "number", "multipleOf": 0.25},
-        _c(OK),
-        _c(BR),
+        c(OK),
+        c(BR),
     ),
     # strings
     "maxLength tightened": (
         {"type": "string", "maxLength": 10},
         {"type": "string", "maxLength": 5},
-        _c(BC),
-        _c(OK),
+        c(BC),
+        c(OK),
     ),
-    "minLength loosened": ({"type": "string", "minLength": 2}, {"type": "string"}, _c(OK), _c(BR)),
-    "pattern added": ({"type": "string"}, {"type": "string", "pattern": "^a"}, _c(BC), _c(OK)),
-    "pattern removed": ({"type": "string", "pattern": "^a"}, {"type": "string"}, _c(OK), _c(BR)),
+    "minLength loosened": ({"type": "string", "minLength": 2}, {"type": "string"}, c(OK), c(BR)),
+    "pattern added": ({"type": "string"}, {"type": "string", "pattern": "^a"}, c(BC), c(OK)),
+    "pattern removed": ({"type": "string", "pattern": "^a"}, {"type": "string"}, c(OK), c(BR)),
     "pattern changed": (
         {"type": "string", "pattern": "^a"},
         {"type": "string", "pattern": "^[ab]"},
-        _c(UNK),
-        _c(UNK),
+        c(UNK),
+        c(UNK),
     ),
     "format is an annotation": (
         {"type": "string"},
@@ -143,203 +176,150 @@ CASES: dict[str, tuple[Any, Any, frozenset[str], frozenset[str]]] = {
     ),
     "description only": ({"type": "string"}, {"type": "string", "description": "x"}, NONE, NONE),
     # arrays
-    "minItems raised": ({"type": "array"}, {"type": "array", "minItems": 1}, _c(BC), _c(OK)),
+    "minItems raised": ({"type": "array"}, {"type": "array", "minItems": 1}, c(BC), c(OK)),
     "maxItems raised": (
         {"type": "array", "maxItems": 1},
         {"type": "array", "maxItems": 2},
-        _c(OK),
-        _c(BR),
+        c(OK),
+        c(BR),
     ),
-    "uniqueItems on": ({"type": "array"}, {"type": "array", "uniqueItems": True}, _c(BC), _c(OK)),
+    "uniqueItems on": ({"type": "array"}, {"type": "array", "uniqueItems": True}, c(BC), c(OK)),
     "items narrowed": (
         {"type": "array", "items": {"type": "number"}},
         {"type": "array", "items": {"type": "integer"}},
-        _c(BC),
-        _c(OK),
+        c(BC),
+        c(OK),
     ),
     "prefixItems position narrowed": (
         {"type": "array", "prefixItems": [{"type": "string"}]},
         {"type": "array", "prefixItems": [{"enum": ["x"]}]},
-        _c(BC),
-        _c(OK),
+        c(BC),
+        c(OK),
     ),
     "prefixItems position added": (
         {"type": "array", "prefixItems": [{"type": "string"}]},
         {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
-        _c(BC),
-        _c(OK),
+        c(BC),
+        c(OK),
     ),
     "draft-07 tuple items widened": (
-        {"type": "array", "items": [{"type": "integer"}], "additionalItems": False},
-        {"type": "array", "items": [{"type": "integer"}]},
-        _c(OK),
-        _c(BR),
+        {
+            "$schema": DRAFT_07,
+            "type": "array",
+            "items": [{"type": "integer"}],
+            "additionalItems": False,
+        },
+        {"$schema": DRAFT_07, "type": "array", "items": [{"type": "integer"}]},
+        c(OK),
+        c(BR),
     ),
     "contains changed": (
         {"type": "array", "contains": {"type": "string"}},
         {"type": "array", "contains": {"type": "integer"}},
-        _c(UNK),
-        _c(UNK),
+        c(UNK),
+        c(UNK),
     ),
     # objects
-    "new required argument": (_obj({"a": {}}), _obj({"a": {}}, required=["a"]), _c(BC), _c(OK)),
-    "no longer required": (_obj({"a": {}}, required=["a"]), _obj({"a": {}}), _c(OK), _c(BR)),
+    "new required argument": (obj({"a": {}}), obj({"a": {}}, required=["a"]), c(BC), c(OK)),
+    "no longer required": (obj({"a": {}}, required=["a"]), obj({"a": {}}), c(OK), c(BR)),
     "new optional argument, closed object": (
-        _obj({"a": {}}, additionalProperties=False),
-        _obj({"a": {}, "b": {"type": "string"}}, additionalProperties=False),
-        _c(OK),
-        _c(BR),
+        obj({"a": {}}, additionalProperties=False),
+        obj({"a": {}, "b": {"type": "string"}}, additionalProperties=False),
+        c(OK),
+        c(BR),
     ),
+    # A caller that sent "b" undeclared was accepted and is refused now (the lenient
+    # policy, breaking-only-declared-properties, is applied by run.py, not here).
     "new optional argument, open object": (
-        _obj({"a": {}}),
-        _obj({"a": {}, "b": {"type": "string"}}),
-        _c(OK),
-        _c(OK),
+        obj({"a": {}}),
+        obj({"a": {}, "b": {"type": "string"}}),
+        c(BC),
+        c(OK),
+    ),
+    "new optional argument, open object, any value": (
+        obj({"a": {}}),
+        obj({"a": {}, "b": {}}),
+        NONE,
+        NONE,
+    ),
+    "new required argument, a new property": (
+        obj({"a": {}}),
+        obj({"a": {}, "b": {"type": "string"}}, required=["b"]),
+        c(BC),
+        c(OK),
+    ),
+    "new required argument, a new property of a closed object": (
+        obj({"a": {}}, additionalProperties=False),
+        obj({"a": {}, "b": {"type": "string"}}, required=["b"], additionalProperties=False),
+        c(BC),
+        c(BR),
     ),
     "argument removed, closed object": (
-        _obj({"a": {}, "b": {}}, additionalProperties=False),
-        _obj({"a": {}}, additionalProperties=False),
-        _c(BC),
-        _c(OK),
+        obj({"a": {}, "b": {}}, additionalProperties=False),
+        obj({"a": {}}, additionalProperties=False),
+        c(BC),
+        c(OK),
+    ),
+    "required argument removed, closed object": (
+        obj({"a": {}, "b": {}}, required=["b"], additionalProperties=False),
+        obj({"a": {}}, additionalProperties=False),
+        c(BC),
+        c(BR),
     ),
     "argument removed, open object": (
-        _obj({"a": {}, "b": {"type": "string"}}),
-        _obj({"a": {}}),
-        _c(OK),
-        _c(BR),
+        obj({"a": {}, "b": {"type": "string"}}),
+        obj({"a": {}}),
+        c(OK),
+        c(BR),
     ),
     "additionalProperties closed": (
-        _obj({"a": {}}),
-        _obj({"a": {}}, additionalProperties=False),
-        _c(BC),
-        _c(OK),
+        obj({"a": {}}),
+        obj({"a": {}}, additionalProperties=False),
+        c(BC),
+        c(OK),
     ),
     "additionalProperties opened": (
-        _obj({"a": {}}, additionalProperties=False),
-        _obj({"a": {}}),
-        _c(OK),
-        _c(BR),
+        obj({"a": {}}, additionalProperties=False),
+        obj({"a": {}}),
+        c(OK),
+        c(BR),
     ),
     "additionalProperties schema narrowed": (
-        _obj({}, additionalProperties={"type": "number"}),
-        _obj({}, additionalProperties={"type": "integer"}),
-        _c(BC),
-        _c(OK),
+        obj({}, additionalProperties={"type": "number"}),
+        obj({}, additionalProperties={"type": "integer"}),
+        c(BC),
+        c(OK),
     ),
     "nested property narrowed": (
-        _obj({"c": _obj({"n": {"type": "string"}})}),
-        _obj({"c": _obj({"n": {"type": "string", "maxLength": 3}})}),
-        _c(BC),
-        _c(OK),
+        obj({"c": obj({"n": {"type": "string"}})}),
+        obj({"c": obj({"n": {"type": "string", "maxLength": 3}})}),
+        c(BC),
+        c(OK),
     ),
     "maxProperties added": (
         {"type": "object"},
         {"type": "object", "maxProperties": 2},
-        _c(BC),
-        _c(OK),
+        c(BC),
+        c(OK),
     ),
     "patternProperties changed": (
         {"type": "object", "patternProperties": {"^x": {"type": "string"}}},
         {"type": "object", "patternProperties": {"^x": {"type": "integer"}}},
-        _c(UNK),
-        _c(UNK),
+        c(UNK),
+        c(UNK),
     ),
     "dependentRequired changed": (
         {"type": "object", "dependentRequired": {"a": ["b"]}},
         {"type": "object", "dependentRequired": {"a": ["c"]}},
-        _c(UNK),
-        _c(UNK),
+        c(UNK),
+        c(UNK),
     ),
     "propertyNames changed": (
         {"type": "object", "propertyNames": {"maxLength": 3}},
         {"type": "object", "propertyNames": {"maxLength": 2}},
-        _c(UNK),
-        _c(UNK),
+        c(UNK),
+        c(UNK),
     ),
-    # $ref
-    "$ref target narrowed": (
-        {"$defs": {"a": _ADDRESS}, "$ref": "#/$defs/a"},
-        {"$defs": {"a": {**_ADDRESS, "required": ["zip"]}}, "$ref": "#/$defs/a"},
-        _c(BC),
-        _c(OK),
-    ),
-    "$ref written out": (
-        {"$defs": {"a": _ADDRESS}, "properties": {"x": {"$ref": "#/$defs/a"}}},
-        {"properties": {"x": _ADDRESS}},
-        NONE,
-        NONE,
-    ),
-    "recursive $ref widened": (_LIST, _LIST_WIDER, _c(OK), _c(BR)),
-    "external $ref": (
-        {"$ref": "https://example.com/a.json"},
-        {"$ref": "https://example.com/b.json"},
-        _c(UNK),
-        _c(UNK),
-    ),
-    # combinators
-    "allOf member narrowed": (
-        {"allOf": [{"type": "string"}, {"maxLength": 5}]},
-        {"allOf": [{"type": "string"}, {"maxLength": 4}]},
-        _c(BC),
-        _c(OK),
-    ),
-    "allOf member added": (
-        {"allOf": [{"type": "string"}]},
-        {"allOf": [{"type": "string"}, {"maxLength": 4}]},
-        _c(UNK),
-        _c(UNK),
-    ),
-    "anyOf branch added": (
-        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-        {"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]},
-        _c(OK),
-        _c(BR),
-    ),
-    "anyOf branch removed": (
-        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-        {"anyOf": [{"type": "string"}]},
-        _c(BC),
-        _c(OK),
-    ),
-    "anyOf branch narrowed": (
-        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-        {"anyOf": [{"type": "string", "maxLength": 2}, {"type": "integer"}]},
-        _c(BC),
-        _c(OK),
-    ),
-    "anyOf covered only by a union": (
-        {"anyOf": [{"type": "number"}]},
-        {"anyOf": [{"type": "number", "minimum": 0}, {"type": "number", "maximum": 0}]},
-        _c(UNK),
-        _c(OK),
-    ),
-    "oneOf disjoint branch added": (
-        {"oneOf": [{"type": "string"}]},
-        {"oneOf": [{"type": "string"}, {"type": "integer"}]},
-        _c(OK),
-        _c(BR),
-    ),
-    "oneOf constants narrowed": (
-        {"oneOf": [{"const": "a"}, {"const": "b"}]},
-        {"oneOf": [{"const": "a"}]},
-        _c(BC),
-        _c(OK),
-    ),
-    "oneOf overlapping changed": (
-        {"oneOf": [{"type": "number"}, {"type": "integer"}]},
-        {"oneOf": [{"type": "number"}, {"type": "integer", "minimum": 0}]},
-        _c(UNK),
-        _c(UNK),
-    ),
-    "not changed": ({"not": {"type": "string"}}, {"not": {"type": "integer"}}, _c(UNK), _c(UNK)),
-    "if/then changed": (
-        {"if": {"type": "string"}, "then": {"maxLength": 3}},
-        {"if": {"type": "string"}, "then": {"maxLength": 2}},
-        _c(UNK),
-        _c(UNK),
-    ),
-    "unknown keyword changed": ({"x-custom": 1}, {"x-custom": 2}, _c(UNK), _c(UNK)),
-    # boolean schemas
-    "true to false": (True, False, _c(BC), _c(OK)),
-    "false to a schema": (False, {"type": "string"}, _c(OK), _c(BR)),
 }
+
+CASES |= COMBINATOR_CASES

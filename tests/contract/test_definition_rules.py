@@ -113,6 +113,15 @@ def test_new_required_argument_breaks_callers() -> None:
     )
 
 
+def test_a_new_required_property_is_one_line() -> None:
+    new = _edited(TOOL, "inputSchema", "properties", "c", value={"type": "string"})
+    new["inputSchema"]["required"] = ["a", "c"]
+    assert [line for line in _lines([TOOL], [new]) if "cache:" not in line] == [
+        "tools/add.json#/inputSchema/required: breaking (callers): 'c' is now required; "
+        "property 'c' added"
+    ]
+
+
 def test_argument_removed_from_a_closed_object_breaks_callers() -> None:
     new = _edited(TOOL, "inputSchema", "properties", "b", delete=True)
     assert (
@@ -145,20 +154,26 @@ def test_output_schema_removed_breaks_result_consumers() -> None:
     )
 
 
+WRITING = _edited(TOOL, "annotations", "readOnlyHint", value=False)
+
+
 @pytest.mark.parametrize(
-    ("hint", "value", "category"),
+    ("base", "hint", "value", "category"),
     [
-        ("readOnlyHint", False, "safety"),
-        ("idempotentHint", False, "safety"),
-        ("openWorldHint", True, "safety"),
-        ("destructiveHint", True, None),  # absent is true already: no change
-        ("destructiveHint", False, "compatible"),  # a promise added
+        (TOOL, "readOnlyHint", False, "safety"),
+        (TOOL, "openWorldHint", True, "safety"),
+        (TOOL, "destructiveHint", True, None),  # absent is true already: no change
+        # Beside readOnlyHint true the write hints mean nothing: no change either way.
+        (TOOL, "idempotentHint", False, None),
+        (TOOL, "destructiveHint", False, None),
+        (WRITING, "idempotentHint", False, "safety"),
+        (WRITING, "destructiveHint", False, "compatible"),  # a promise added
     ],
 )
-def test_annotation_hints(hint: str, value: bool, category: str | None) -> None:
+def test_annotation_hints(base: Any, hint: str, value: bool, category: str | None) -> None:
     lines = [
         line
-        for line in _lines([TOOL], [_edited(TOOL, "annotations", hint, value=value)])
+        for line in _lines([base], [_edited(base, "annotations", hint, value=value)])
         if "cache:" not in line
     ]
     if category is None:
@@ -166,6 +181,22 @@ def test_annotation_hints(hint: str, value: bool, category: str | None) -> None:
     else:
         (line,) = lines
         assert line.startswith(f"tools/add.json#/annotations/{hint}: {category}: "), line
+
+
+def test_write_hints_appearing_as_read_only_goes_are_one_safety_verdict() -> None:
+    new = copy.deepcopy(TOOL)
+    new["annotations"].update(readOnlyHint=False, destructiveHint=False, idempotentHint=False)
+    lines = [line for line in _lines([TOOL], [new]) if "cache:" not in line]
+    assert lines == [
+        "tools/add.json#/annotations/readOnlyHint: safety: readOnlyHint true → false (now "
+        "destructiveHint false, idempotentHint false): a promise loosened"
+    ]
+    # And back: one line, a promise added.
+    lines = [line for line in _lines([new], [TOOL]) if "cache:" not in line]
+    assert lines == [
+        "tools/add.json#/annotations/readOnlyHint: compatible: readOnlyHint false → true "
+        "(destructiveHint, idempotentHint no longer apply): a promise added"
+    ]
 
 
 def test_hint_dropped_loosens_the_promise() -> None:

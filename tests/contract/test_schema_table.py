@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import jsonschema
+import jsonschema_rs
 import pytest
+from jsonschema.validators import validator_for
 
 from mcp_schemagen.contract import subschema
 from mcp_schemagen.contract.changes import Change, for_inputs, for_outputs
 from mcp_schemagen.contract.subschema import Comparer
-from tests.contract.schema_cases import CASES
+from tests.contract.schema_cases import BC, BR, CASES, OK
+from tests.contract.schema_witnesses import WITNESSES
 
 
 def _changes(old: Any, new: Any, inputs: bool) -> list[Change]:
@@ -23,6 +27,36 @@ def test_rule(old: Any, new: Any, as_input: frozenset[str], as_output: frozenset
     for inputs, expected in ((True, as_input), (False, as_output)):
         changes = _changes(old, new, inputs)
         assert {c.category.value for c in changes} == expected, [str(c) for c in changes]
+
+
+def _valid(schema: Any, instance: Any) -> bool:
+    """Valid under both validators, which must agree."""
+    python = validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
+    rust = jsonschema_rs.validator_for(schema)
+    verdicts = {bool(python.is_valid(instance)), bool(rust.is_valid(instance))}
+    assert len(verdicts) == 1, f"the validators disagree on {instance!r} under {schema!r}"
+    return verdicts.pop()
+
+
+@pytest.mark.parametrize("case", CASES.keys())
+def test_each_verdict_is_witnessed(case: str) -> None:
+    """A breaking verdict names a value that shows it; a compatible one has none; every
+    value is judged by python-jsonschema and jsonschema-rs alike."""
+    old, new, as_input, as_output = CASES[case]
+    refused_now, accepted_now = WITNESSES.get(case, ([], []))
+    for value in refused_now:
+        assert _valid(old, value) and not _valid(new, value), value
+    for value in accepted_now:
+        assert not _valid(old, value) and _valid(new, value), value
+    assert (BC in as_input) <= bool(refused_now), "a caller breaks: which value?"
+    assert (BR in as_output) <= bool(accepted_now), "a consumer breaks: which value?"
+    # A value that breaks is never called compatible, nor left unsaid.
+    assert not refused_now or as_input - {OK}, "a refused value was called compatible"
+    assert not accepted_now or as_output - {OK}, "an accepted value was called compatible"
+
+
+def test_witnesses_name_cases() -> None:
+    assert WITNESSES.keys() <= CASES.keys()
 
 
 def test_a_change_is_located_at_the_keyword_that_changed() -> None:
@@ -89,3 +123,22 @@ def test_past_its_bound_a_comparison_answers_unknown(monkeypatch: pytest.MonkeyP
     assert [str(c) for c in _changes(old, new, True)] == [
         "t.json: unknown: too large to compare within bounds"
     ]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "const changed",
+        "enum true is not 1",
+        "type changed, its bounds dropped",
+        "type changed, an object's properties dropped",
+        "new required argument, a new property",
+        "new required argument, a new property of a closed object",
+        "required argument removed, closed object",
+    ],
+)
+def test_one_change_is_one_line(case: str) -> None:
+    """One change, one verdict, the strongest: not a breaking line and a compatible one."""
+    old, new, _, _ = CASES[case]
+    for inputs in (True, False):
+        assert len(_changes(old, new, inputs)) == 1, [str(c) for c in _changes(old, new, inputs)]
