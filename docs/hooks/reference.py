@@ -95,7 +95,7 @@ def commands_page() -> str:
             "",
             "Written at every build of this site from the argument parsers themselves "
             "(`mcp_schemagen/cli.py` and a generated server's `_runtime/main.py`), so it "
-            "says what `--help` says. Exit codes: [Exit codes](exit-codes.md); the "
+            "says what `--help` says; every command also takes `-h`/`--help`. Exit codes: [Exit codes](exit-codes.md); the "
             "environment: [Environment variables](environment.md).",
             "",
             parser_markdown(_parser()),
@@ -158,9 +158,11 @@ def api_names() -> list[tuple[str, str]]:
 
 
 def _summary(obj: object) -> str:
-    doc = inspect.getdoc(obj) or ""
-    own = doc if not isinstance(obj, type) or "__doc__" in vars(obj) else ""
-    return " ".join(own.split("\n\n", 1)[0].split())
+    """The first paragraph of an object's own docstring (a class's, not one it inherits)."""
+    doc = vars(obj).get("__doc__") if isinstance(obj, type) else inspect.getdoc(obj)
+    if not isinstance(doc, str):
+        return ""
+    return " ".join(inspect.cleandoc(doc).split("\n\n", 1)[0].split())
 
 
 def _signature(name: str, obj: object) -> str:
@@ -170,13 +172,43 @@ def _signature(name: str, obj: object) -> str:
         )
         return f"class {name}(TypedDict): {fields}"
     try:
-        signature = str(inspect.signature(obj))  # type: ignore[arg-type]
+        signature = _as_written(inspect.signature(obj))  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return f"{name} = {_annotation(obj)}" if not callable(obj) else name
-    return f"{'class ' if isinstance(obj, type) else ''}{name}{signature}"
+    if isinstance(obj, type):
+        return f"class {name}{signature.removesuffix(' -> None')}"
+    return f"{name}{signature}"
+
+
+class _Written:
+    """An annotation shown as its source text (the runtime's modules postpone annotations,
+    so they are strings; inspect would quote them)."""
+
+    def __init__(self, text: object) -> None:
+        self.text = text if isinstance(text, str) else _annotation(text)
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _as_written(signature: inspect.Signature) -> str:
+    empty = inspect.Parameter.empty
+    parameters = [
+        p.replace(annotation=_Written(p.annotation)) if p.annotation is not empty else p
+        for p in signature.parameters.values()
+    ]
+    returned = signature.return_annotation
+    return str(
+        signature.replace(
+            parameters=parameters,
+            return_annotation=_Written(returned) if returned is not empty else empty,
+        )
+    )
 
 
 def _annotation(value: object) -> str:
+    if isinstance(value, typing.ForwardRef):
+        return value.__forward_arg__
     return value.__name__ if isinstance(value, type) else str(value).replace("typing.", "")
 
 
