@@ -38,6 +38,18 @@ def test_every_environment_variable_read_is_named() -> None:
     assert not missing, f"not on docs/reference/environment.md: {missing}"
 
 
+def test_every_key_of_our_own_the_build_reads_is_named() -> None:
+    read = set()
+    for path in (REPO / "mcp_schemagen").rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        read |= set(
+            re.findall(r"\"(x-mcp-codegen-[a-z-]+|x-mcp-header|io\.mcp-codegen/[a-z-]+)\"", source)
+        )
+    assert {"x-mcp-codegen-file", "io.mcp-codegen/scopes"} <= read
+    missing = sorted(k for k in read if k not in page("reference/schema-keys.md"))
+    assert not missing, f"not on docs/reference/schema-keys.md: {missing}"
+
+
 def test_the_commands_page_has_every_command_and_option() -> None:
     text = _hook().commands_page()
     parser = _parser()
