@@ -239,6 +239,14 @@ GENERATED = {
 }
 
 
+def on_config(config: Any) -> Any:
+    """Snippets (`--8<-- "README.md:quickstart"`) are found beside mkdocs.yml, whatever
+    folder `mkdocs build -f` runs from."""
+    snippets = config.mdx_configs.setdefault("pymdownx.snippets", {})
+    snippets["base_path"] = [str(Path(config.config_file_path).resolve().parent)]
+    return config
+
+
 def on_files(files: Any, config: Any) -> Any:
     """Add the generated pages; fill the configuration table into its page."""
     from mkdocs.structure.files import File

@@ -20,7 +20,7 @@ def _build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)],
-        cwd=config.parent,
+        cwd=config.parent.parent,  # not the project folder: paths are the config's
         env=env,
         capture_output=True,
         text=True,
