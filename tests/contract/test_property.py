@@ -190,7 +190,7 @@ def _valid(schema: Any, value: Any) -> bool:
 
 def _undeclared_keys(schema: Any, value: Any, root: Any = None, depth: int = 0) -> bool:
     """Whether the value sends an object key its schema does not declare (inputs assume
-    callers do not: README, "Breaking changes")."""
+    callers do not: docs/explanation/schema-comparison.md)."""
     root = schema if root is None else root
     if isinstance(schema, dict) and "$ref" in schema and depth < 8:
         return _undeclared_keys(resolve(root, schema["$ref"]), value, root, depth + 1)
