@@ -3,6 +3,7 @@
 
     python3 tasks.py example   # build the embedded example into generated/ and list it
     python3 tasks.py test      # lint, type-check and run the whole test suite
+    python3 tasks.py docs      # build the documentation site, strictly, into site/
     python3 tasks.py lock      # re-resolve constraints.txt (on purpose, then test and commit)
 
 Each command creates .venv and installs the project into it, at the versions constraints.txt
@@ -117,12 +118,12 @@ The example server is in generated/example_server/; its handlers are in
 generated/example_server/handlers.py.
 
 Talk to it with the official MCP Inspector (Node.js 20 or newer), from generated/:
-    cd generated && npx @modelcontextprotocol/inspector --cli ../.venv/bin/python -m example_server --method tools/list
-    cd generated && npx @modelcontextprotocol/inspector ../.venv/bin/python -m example_server   # interactive
+    cd generated && npx -y @modelcontextprotocol/inspector --cli ../.venv/bin/python -m example_server --method tools/list
+    cd generated && npx -y @modelcontextprotocol/inspector ../.venv/bin/python -m example_server   # interactive
 The example lists {_example_page_size()} tools per tools/list page (its page-size, to show
 pagination): the first command prints the first page and its nextCursor, not every tool;
 the interactive page fetches the next pages when asked.
-Serve it over stdio yourself (an MCP host does this; see README.md, "Use it from an MCP host"):
+Serve it over stdio yourself (an MCP host does this; see docs/how-to/use-from-a-host.md):
     cd generated && ../.venv/bin/python -m example_server
 
 The CLI is .venv/bin/mcp-codegen (or run `. .venv/bin/activate` first, then `mcp-codegen`).
@@ -138,12 +139,19 @@ def example() -> None:
 
 
 def test() -> None:
-    _run(BIN / "ruff", "check", "mcp_schemagen", "tests", "bench", "tasks.py")
-    _run(BIN / "mypy", "mcp_schemagen")
+    _run(BIN / "ruff", "check", "mcp_schemagen", "tests", "bench", "tasks.py", "docs/hooks")
+    _run(BIN / "mypy", "mcp_schemagen", "docs/hooks/reference.py")
     _run(BIN / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *sys.argv[2:])
 
 
-JOBS = {"example": example, "test": test}
+def docs() -> None:
+    # Strict (mkdocs.yml): a warning, a broken link or anchor, or a page missing from the
+    # navigation fails the build, as tests/docs/test_site_builds.py does in the test command.
+    _run(BIN / "mkdocs", "build", "--strict", "--site-dir", ROOT / "site")
+    print(f"open {ROOT / 'site' / 'index.html'}")
+
+
+JOBS = {"example": example, "test": test, "docs": docs}
 
 if __name__ == "__main__":
     if len(sys.argv) >= 2 and sys.argv[1] == "lock":

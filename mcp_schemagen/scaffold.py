@@ -193,9 +193,9 @@ def inspector_commands(package: str, tool: str, arguments: str) -> tuple[str, st
     from the command line, and the interactive page."""
     server = f".venv/bin/python -m {package}"
     return (
-        f"npx @modelcontextprotocol/inspector --cli {server} --method tools/call "
+        f"npx -y @modelcontextprotocol/inspector --cli {server} --method tools/call "
         f"--tool-name {tool} --tool-arg {arguments}",
-        f"npx @modelcontextprotocol/inspector {server}",
+        f"npx -y @modelcontextprotocol/inspector {server}",
     )
 
 

@@ -5,7 +5,7 @@ the scenario server's tools/list, saved from @modelcontextprotocol/conformance
 conformance_runner.py. The suite's exit code decides, and every check it reports must be
 SUCCESS (SKIPPED only where the scenario's server offers nothing to exercise it).
 
-Client scenarios that do not apply to a client of this kind (README, "Typed client"):
+Client scenarios that do not apply to a client of this kind (docs/how-to/typed-client.md):
 initialize, sse-retry and elicitation-sep1034-client-defaults test the SDK's session
 transport and form handling, which the typed client takes as they are from `mcp`;
 sep-2322-client-request-state tests the SDK's input_required loop; auth/* test an OAuth

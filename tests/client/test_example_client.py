@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.docs import block
 from tests.support.http_server import free_port, http_command, serving
 from tests.support.projects import build_embedded_example
 
@@ -160,11 +161,9 @@ def test_mypy_refuses_a_wrong_type_and_a_misspelt_argument(example: Path) -> Non
     assert result.returncode == 1
 
 
-def test_the_readme_example_runs_as_written(example: Path, tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Typed client\n", 1)[1].split("\n## ", 1)[0]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    script = tmp_path / "readme_example.py"
+def test_the_typed_client_guide_example_runs_as_written(example: Path, tmp_path: Path) -> None:
+    code = block("how-to/typed-client.md", "# The typed client", "python")
+    script = tmp_path / "guide_example.py"
     script.write_text(code + "\n\nimport anyio\n\nanyio.run(test_forecast)\nprint('ok')\n")
     result = subprocess.run(
         [sys.executable, str(script)],

@@ -1,5 +1,6 @@
-"""The example project under `mcp-codegen breaking`: the README's worked example, made
-from the real example files in a temporary repository, prints what the README shows."""
+"""The example project under `mcp-codegen breaking`: the worked example of the guide
+(docs/how-to/breaking-changes.md), made from the real example files in a temporary
+repository, prints what the guide shows."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mcp_schemagen.cli import main
+from tests.support.docs import page
 from tests.support.paths import REPO
 
 
@@ -23,17 +25,16 @@ def _git(where: Path, *arguments: str) -> None:
     )
 
 
-def _readme_output() -> tuple[list[str], int]:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Breaking changes\n", 1)[1].split("\n## ", 1)[0]
-    block = section.split("Worked example", 1)[1].split("```\n", 2)[1]
+def _guide_output() -> tuple[list[str], int]:
+    guide = page("how-to/breaking-changes.md")
+    block = guide.split("Worked example", 1)[1].split("```\n", 2)[1]
     lines = block.splitlines()
     assert lines[0].startswith("$ mcp-codegen breaking --against main")
     status = lines.index("$ echo $?")
     return lines[1:status], int(lines[status + 1])
 
 
-def _edit_as_the_readme_says(project: Path) -> None:
+def _edit_as_the_guide_says(project: Path) -> None:
     path = project / "tools" / "create_order.json"
     tool = json.loads(path.read_text(encoding="utf-8"))
     item = tool["inputSchema"]["properties"]["items"]["items"]["properties"]["quantity"]
@@ -49,7 +50,7 @@ def _edit_as_the_readme_says(project: Path) -> None:
     prompt.write_text(text.replace("[plain, pirate, haiku]", "[plain, pirate]"), encoding="utf-8")
 
 
-def test_the_worked_example_prints_what_the_readme_shows(
+def test_the_worked_example_prints_what_the_guide_shows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repository = tmp_path / "repo"
@@ -61,7 +62,7 @@ def test_the_worked_example_prints_what_the_readme_shows(
     arguments = ["breaking", "--against", "main", "--allow-outside-project", str(project)]
     assert main(arguments) == 0
     assert capsys.readouterr().out == ""  # unchanged: nothing to say
-    _edit_as_the_readme_says(project)
-    expected, status = _readme_output()
+    _edit_as_the_guide_says(project)
+    expected, status = _guide_output()
     assert main(arguments) == status
     assert capsys.readouterr().out.splitlines() == expected

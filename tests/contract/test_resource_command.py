@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from mcp_schemagen.cli import main
+from tests.support.docs import page
 
 PYPROJECT = '[project]\nname = "shop"\n\n[tool.mcp-codegen]\npackage = "shop"\n'
 README: dict[str, Any] = {
@@ -142,7 +143,7 @@ def test_against_saved_resources_and_templates_listings(
     assert "templates.json: holds no resources/list result: resources are not compared" in err
 
 
-def test_the_readme_example(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_guide_example(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     moved = {**README, "uri": "file:///docs/readme.md"}
     renamed = {
         **ORDERS,
@@ -151,6 +152,5 @@ def test_the_readme_example(project: Path, capsys: pytest.CaptureFixture[str]) -
     }
     _write(project, moved, renamed)
     code, out, _ = _run(capsys, "--against", "HEAD", str(project))
-    readme = Path(__file__).parents[2] / "README.md"
-    shown = readme.read_text(encoding="utf-8").split("$ mcp-codegen breaking --against HEAD\n")[1]
+    shown = page("how-to/breaking-changes.md").split("$ mcp-codegen breaking --against HEAD\n")[1]
     assert code == 1 and out == shown.split("\n$ echo")[0].splitlines()

@@ -1,4 +1,4 @@
-"""The generated handler signatures admit every return the README documents, and only
+"""The generated handler signatures admit every return docs/how-to/tools.md documents, and only
 what the runtime accepts: handlers returning each form pass ``mypy --strict`` and are
 answered without error by the built server; a form no client can be sent fails mypy.
 Handler code needs nothing from ``_runtime``: an older module's ``._runtime.content``

@@ -3,7 +3,7 @@ on 127.0.0.1 (the conformance project: its ``slow_job`` sleeps and reports progr
 
 - Bounded work: one bound on running requests per process, for batch members and
   separate POSTs alike; a batch of pings as large as the body limit admits stays within
-  the memory bound README states.
+  the memory bound docs/how-to/http-and-deployment.md states.
 - Slow clients: headers or a body sent a byte at a time are cut off at their deadlines.
 - Protocol errors: a session POST that is no valid message gets 400 with the error stdio
   sends; GET and DELETE check ``MCP-Protocol-Version`` as POST does; parse errors and
@@ -38,7 +38,7 @@ from tests.support.paths import needs_shared
 PACKAGE = "conformance_server"
 BOUND = 3
 MIB = 1024 * 1024
-# README ("Bounded work over HTTP"): the peak RSS of a server answering the largest batches
+# docs/how-to/http-and-deployment.md ("Bounded work over HTTP"): the peak RSS of a server answering the largest batches
 # the default body limit (4 MiB) and the batch limit admit.
 MEMORY_BOUND_MIB = 200
 MAX_BATCH = 10_000  # core/envelope.py

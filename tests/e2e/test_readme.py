@@ -1,5 +1,6 @@
-"""The README as written: its handler-context example serves real notifications, and its
-quick start works in a fresh shell (the slow one: two virtual environments, about 3 min).
+"""The README and the documentation site as written: the handler-context guide's example
+serves real notifications, and the README's quick start works in a fresh shell (the slow
+one: two virtual environments, about 3 min).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 from mcp_schemagen import DISTRIBUTION
+from tests.support.docs import block, section
 from tests.support.paths import REPO
 from tests.support.projects import run_cli, write_project
 from tests.support.shell import markdown_block, run_in_fresh_shell
@@ -26,7 +28,11 @@ def _block(heading: str, language: str) -> str:
 
 
 def test_the_handler_context_example_logs_and_reports_progress(tmp_path: Path) -> None:
-    example = _block("## The handler context: logging, progress, cancellation", "python")
+    example = block(
+        "how-to/handler-context.md",
+        "# The handler context: logging, progress, cancellation",
+        "python",
+    )
     long_job = {
         "name": "long_job",
         "description": "Do some slow work, saying how far it got.",
@@ -130,20 +136,14 @@ def test_tasks_example_says_how_to_talk_to_the_server_where_the_cli_is_and_how_t
     assert f"lists {page} tools per tools/list page" in steps and "nextCursor" in steps
 
 
-def _section(heading: str) -> str:
-    start = README.index(f"\n{heading}\n")
-    end = README.find("\n#", start + len(heading) + 2)
-    return " ".join(README[start : end if end >= 0 else len(README)].split())
-
-
 def test_the_conformance_section_says_what_fails_as_the_expected_failures_do() -> None:
     expected = "\n".join(
         path.read_text(encoding="utf-8")
         for path in (REPO / "tests" / "e2e" / "conformance").glob("expected-failures-*.yaml")
     )
     entries = re.findall(r"^\s*-\s*(\S+)", expected, re.MULTILINE)
-    section = _section("### Conformance")
-    passing, _, failing = section.partition("What does not")
+    conformance = section("reference/conformance.md", "# Conformance")
+    passing, _, failing = conformance.partition("What does not")
     assert failing, "the section says what does not pass"
     passes = ("sampling", "elicitation", "roots", "prompts", "completion", "resources")
     for feature in (*passes, "subscriptions"):
@@ -154,8 +154,9 @@ def test_the_conformance_section_says_what_fails_as_the_expected_failures_do() -
 
 
 def test_nothing_done_is_announced_as_to_come() -> None:
-    assert "to come" not in _section("### Deployment")
-    assert "elicitation, sampling, roots" in _section("### Deployment")
+    deployment = section("how-to/http-and-deployment.md", "## Deployment")
+    assert "to come" not in deployment
+    assert "elicitation, sampling, roots" in deployment
 
 
 def test_node_versions_say_what_needs_which() -> None:
@@ -166,4 +167,6 @@ def test_node_versions_say_what_needs_which() -> None:
     tasks = (REPO / "tasks.py").read_text(encoding="utf-8")
     for text in (README, scaffold_readme, tasks):
         assert "Node.js 22" not in text and "Node.js 20 or newer" in text
-    assert "Node 22, which the suite requires" in _section("### Conformance")
+    assert "Node 22, which the suite requires" in section(
+        "reference/conformance.md", "# Conformance"
+    )

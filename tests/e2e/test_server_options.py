@@ -1,4 +1,5 @@
-"""Every ``Server`` option the README names is a configuration key: ``instructions``,
+"""Every ``Server`` option the documentation names (docs/reference/configuration.md) is a
+configuration key: ``instructions``,
 ``ttl-ms`` and ``cache-scope`` in ``[tool.mcp-codegen]`` reach a built server's answers,
 and a wrong value is an error at the key's pointer in pyproject.toml."""
 
