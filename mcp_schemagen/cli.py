@@ -125,9 +125,9 @@ def _stale_from_record(arguments: argparse.Namespace, root: Path) -> int | None:
     reasons = proven_stale(config)
     if not reasons:
         return None
-    from mcp_schemagen.pipeline import check_sources
+    from mcp_schemagen.kind_sources import checked_sources
 
-    _, problems = check_sources(config)
+    _, problems = checked_sources(config)
     if has_errors(problems):
         raise BuildError(problems)
     _warn(arguments, [p for p in problems if p.level is Level.WARNING])

@@ -5,7 +5,6 @@ to the project; the user cache (mcp_schemagen.caches) is filled on the way."""
 from __future__ import annotations
 
 import sys
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -13,18 +12,6 @@ from pathlib import Path
 
 from mcp_schemagen import caches
 from mcp_schemagen.check.notification_checks import unkept_notification_keys
-from mcp_schemagen.check.omissions import omission_warnings
-from mcp_schemagen.check.prompt_checks import (
-    check_prompt,
-    duplicate_prompt_names,
-    prompt_omission_warnings,
-)
-from mcp_schemagen.check.resource_checks import (
-    check_resource,
-    duplicate_resources,
-    resource_omission_warnings,
-)
-from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.compile.compiler import compile_tools
 from mcp_schemagen.compile.completions import compile_completers
 from mcp_schemagen.compile.prompts import compile_prompts
@@ -35,18 +22,15 @@ from mcp_schemagen.diagnostics import (
     Level,
     error,
     has_errors,
-    pointer_join,
     warning,
 )
 from mcp_schemagen.handlers.file import handlers_file, spec_to_json
 from mcp_schemagen.handlers.signatures import handler_module_spec
+from mcp_schemagen.kind_sources import checked_sources, of_kinds
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import Config, load_config
 from mcp_schemagen.load.containment import package_link_problems
-from mcp_schemagen.load.prompts import PromptSource, load_prompts
-from mcp_schemagen.load.published import publish
-from mcp_schemagen.load.resources import ResourceSource, load_resources
-from mcp_schemagen.load.tools import ToolSource, load_tools, tool_label
+from mcp_schemagen.load.tools import tool_label
 from mcp_schemagen.record.fingerprint import input_digests
 from mcp_schemagen.record.manifest import HANDLERS_MODULE, MANIFEST_NAME, Manifest, read_manifest
 from mcp_schemagen.render.output import OutputFile
@@ -73,81 +57,6 @@ class Plan:
     tool_count: int
     prompt_count: int = 0
     resource_count: int = 0  # static resources and resource templates
-
-
-def _duplicate_names(sources: list[ToolSource]) -> list[Diagnostic]:
-    by_name: dict[str, list[ToolSource]] = defaultdict(list)
-    for source in sources:
-        if isinstance(source.definition.get("name"), str):
-            by_name[source.definition["name"]].append(source)
-    problems = []
-    for name, same in by_name.items():
-        for later in same[1:]:
-            first = same[0]
-            problems.append(
-                error(
-                    later.file,
-                    pointer_join(later.pointer, "name"),
-                    f"tool name {name!r} is already used at {first.file}#{first.pointer}; "
-                    "names must be unique (case-sensitive)",
-                )
-            )
-    return problems
-
-
-def check_sources(config: Config) -> tuple[list[ToolSource], list[Diagnostic]]:
-    sources, problems, files = load_tools(
-        config.root, config.tool_globs, allow_outside=config.allow_outside
-    )
-    if not files and not problems:  # matches leading outside are reported already
-        globs = ", ".join(config.tool_globs)
-        problems.append(
-            error(
-                str(config.pyproject),
-                "/tool/mcp-codegen/tools",
-                f"no tool files match {globs}; add one or fix the globs",
-            )
-        )
-    # Each tool as each revision publishes it, worked out once for both kinds of check.
-    published = [publish(source.definition, config.revisions) for source in sources]
-    accepted = frozenset(config.accept_keywords)
-    for source, forms in zip(sources, published, strict=True):
-        problems.extend(check_tool(source, forms, accepted))
-    problems.extend(omission_warnings(zip(sources, published, strict=True), config.accept_omitted))
-    problems.extend(_duplicate_names(sources))
-    return sources, problems
-
-
-def check_prompt_sources(config: Config) -> tuple[list[PromptSource], list[Diagnostic]]:
-    """The project's prompts (none when no file matches) and their problems."""
-    sources, problems = load_prompts(
-        config.root, config.prompt_globs, allow_outside=config.allow_outside
-    )
-    accepted = frozenset(config.accept_keywords)
-    for source in sources:
-        problems.extend(check_prompt(source, config.revisions, accepted))
-    problems.extend(duplicate_prompt_names(sources))
-    if not has_errors(problems):
-        problems.extend(prompt_omission_warnings(sources, config.revisions, config.accept_omitted))
-    return sources, problems
-
-
-def check_resource_sources(config: Config) -> tuple[list[ResourceSource], list[Diagnostic]]:
-    """The project's resources and templates (none when no file matches), their problems."""
-    sources, problems = load_resources(
-        config.root, config.resource_globs, allow_outside=config.allow_outside
-    )
-    accepted = frozenset(config.accept_keywords)
-    for source in sources:
-        problems.extend(
-            check_resource(source, config.revisions, config.root, accepted, config.package_dir)
-        )
-    problems.extend(duplicate_resources(sources))
-    if not has_errors(problems):
-        problems.extend(
-            resource_omission_warnings(sources, config.revisions, config.accept_omitted)
-        )
-    return sources, problems
 
 
 def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]:
@@ -203,11 +112,10 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     unavailable = unavailable_revisions(config)
     if unavailable:
         raise BuildError(unavailable)
-    sources, problems = check_sources(config)
-    prompt_sources, prompt_problems = check_prompt_sources(config)
-    problems += prompt_problems
-    resource_sources, resource_problems = check_resource_sources(config)
-    problems += resource_problems
+    every_source, problems = checked_sources(config)
+    sources = of_kinds(every_source, "tool")
+    prompt_sources = of_kinds(every_source, "prompt")
+    resource_sources = of_kinds(every_source, "resource", "resource template")
     problems += unkept_notification_keys(
         config, has_prompts=bool(prompt_sources), has_resources=bool(resource_sources)
     )

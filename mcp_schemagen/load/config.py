@@ -89,6 +89,14 @@ class Config:
     # Resource file globs (load/resources.py); matching no file means no resources.
     resource_globs: tuple[str, ...] = DEFAULT_RESOURCE_GLOBS
 
+    def globs(self, key: str) -> tuple[str, ...]:
+        """The file globs of the kind whose [tool.mcp-codegen] key is ``key``."""
+        return {
+            "tools": self.tool_globs,
+            "prompts": self.prompt_globs,
+            "resources": self.resource_globs,
+        }[key]
+
     @property
     def package_dir(self) -> Path:
         return self.out_dir / self.package

@@ -217,11 +217,23 @@ STAGE_ORDER: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "ground",
         frozenset(
-            {"__init__", "naming", "diagnostics", "package_data", "atomic", "caches", "schema"}
+            {
+                "__init__",
+                "naming",
+                "diagnostics",
+                "package_data",
+                "atomic",
+                "caches",
+                "schema",
+                "source",
+            }
         ),
     ),
     ("load", frozenset({"load"})),
     ("check", frozenset({"check"})),
+    # The table of kinds: its rows name each kind's reader (load) and checks (check), and
+    # every later stage reads the rows.
+    ("kinds", frozenset({"kinds", "kind_sources"})),
     ("compile", frozenset({"compile"})),
     ("render", frozenset({"render"})),
     ("record", frozenset({"record"})),
