@@ -2,6 +2,8 @@
 kinds.KINDS. The checks of one definition live in the kind's own module
 (tool_checks.py, prompt_checks.py, resource_checks.py); this module says which run, in
 which order, and what needs the whole kind (duplicates, what older clients lose).
+The checks are imported when they run: kinds.KINDS names these functions and the
+build record reads that table on `check`'s pre-commit path, which must stay light.
 ``loaded``: what reading the kind's files found (what older clients lose is said only
 of prompts and resources that were read and checked without error)."""
 
@@ -10,27 +12,18 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from mcp_schemagen.check.omissions import omission_warnings
-from mcp_schemagen.check.prompt_checks import (
-    check_prompt,
-    duplicate_prompt_names,
-    prompt_omission_warnings,
-)
-from mcp_schemagen.check.resource_checks import (
-    check_resource,
-    duplicate_resources,
-    resource_omission_warnings,
-)
-from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.diagnostics import Diagnostic, error, has_errors, pointer_join
 from mcp_schemagen.load.config import Config
-from mcp_schemagen.load.published import publish
 from mcp_schemagen.source import Source
 
 
 def check_tools(
     sources: Sequence[Source], config: Config, loaded: Sequence[Diagnostic] = ()
 ) -> list[Diagnostic]:
+    from mcp_schemagen.check.omissions import omission_warnings
+    from mcp_schemagen.check.tool_checks import check_tool
+    from mcp_schemagen.load.published import publish
+
     # Each tool as each revision publishes it, worked out once for both kinds of check.
     published = [publish(source.definition, config.revisions) for source in sources]
     accepted = frozenset(config.accept_keywords)
@@ -65,6 +58,12 @@ def duplicate_tool_names(sources: Sequence[Source]) -> list[Diagnostic]:
 def check_prompts(
     sources: Sequence[Source], config: Config, loaded: Sequence[Diagnostic] = ()
 ) -> list[Diagnostic]:
+    from mcp_schemagen.check.prompt_checks import (
+        check_prompt,
+        duplicate_prompt_names,
+        prompt_omission_warnings,
+    )
+
     accepted = frozenset(config.accept_keywords)
     problems: list[Diagnostic] = []
     for source in sources:
@@ -79,6 +78,12 @@ def check_resources(
     sources: Sequence[Source], config: Config, loaded: Sequence[Diagnostic] = ()
 ) -> list[Diagnostic]:
     """Static resources and templates together: they share files and duplicate checks."""
+    from mcp_schemagen.check.resource_checks import (
+        check_resource,
+        duplicate_resources,
+        resource_omission_warnings,
+    )
+
     accepted = frozenset(config.accept_keywords)
     problems: list[Diagnostic] = []
     for source in sources:

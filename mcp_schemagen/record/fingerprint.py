@@ -1,11 +1,12 @@
-"""Digests of everything a build reads, named the way the provenance headers print them."""
+"""Digests of everything a build reads, named the way the provenance headers print them
+(GENERATOR_INPUT, compile/project.py, labels the generator's own)."""
 
 from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
 
-from mcp_schemagen import __version__
+from mcp_schemagen import GENERATOR_INPUT, __version__
 from mcp_schemagen.kinds import with_files
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.load.specs import get_revision
@@ -14,7 +15,6 @@ from mcp_schemagen.package_data import data_dir
 from mcp_schemagen.render.provenance import sha256_text
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # mcp_schemagen, not this folder
-GENERATOR_INPUT = "mcp-codegen"  # the label of the generator's own fingerprint
 
 
 @cache

@@ -13,6 +13,7 @@ from pathlib import Path
 from mcp_schemagen import caches
 from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.compile.compiler import compile_tools
+from mcp_schemagen.compile.project import Project
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, error, warning
 from mcp_schemagen.load.published import publish
 from mcp_schemagen.load.tools import load_tools
@@ -20,9 +21,9 @@ from mcp_schemagen.naming import docstring_literal, python_identifier
 from mcp_schemagen.render.client import client_modules
 from mcp_schemagen.render.formatting import format_modules
 from mcp_schemagen.render.output import OutputFile
-from mcp_schemagen.render.package import _template
 from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.render.runtime_copy import RUNTIME_DIR
+from mcp_schemagen.render.templates import template
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
 from mcp_schemagen.source import Source
 
@@ -156,14 +157,8 @@ def standalone_client(
         modules[f"_types/{tool.input_module}.py"] = top + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             modules[f"_types/{tool.output_module}.py"] = top + tool.output_types.source
-    modules |= client_modules(
-        _template,
-        header=top,
-        machinery_header=none,
-        server_name=package,
-        server_module=None,
-        tools=tools,
-    )
+    standalone = Project(server_name=package, config=None, inputs=dict(inputs), tools=tuple(tools))
+    modules |= client_modules(template, standalone, header=top, machinery_header=none)
     ordered = dict(sorted(modules.items()))
     formatted = format_modules(list(ordered.values()))
     outputs = [
