@@ -122,8 +122,7 @@ def _stale_from_record(arguments: argparse.Namespace, root: Path) -> int | None:
     the inputs are still checked, so invalid ones exit 2 as a build would. None when the
     record proves nothing: then the pipeline decides."""
     config = load_config(root, allow_outside=arguments.allow_outside_project)
-    reasons = proven_stale(config)
-    if not reasons:
+    if not (reasons := proven_stale(config)):
         return None
     from mcp_schemagen.kind_sources import checked_sources
 

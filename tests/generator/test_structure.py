@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -181,6 +182,36 @@ def test_no_generator_module_is_too_long_to_read() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
     }
     assert long == {}
+
+
+# The generator's own modules (the runtime, being split by era and folder, keeps
+# LONGEST_MODULE until then).
+LONGEST_GENERATOR_MODULE = 450
+
+
+def test_no_generator_module_is_over_450_lines() -> None:
+    long = {
+        path.relative_to(PACKAGE).as_posix(): lines
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if RUNTIME not in path.parents
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_GENERATOR_MODULE
+    }
+    assert long == {}
+
+
+def test_the_pre_commit_path_imports_no_check_compile_or_render_module() -> None:
+    """`check` on an unchanged project imports freshness.py only; the table of kinds it
+    reads (through the build record's inputs) must not pull each kind's checks in."""
+    probe = (
+        "import sys, mcp_schemagen.freshness; print(' '.join(sorted(m for m in sys.modules"
+        " if m.startswith(('mcp_schemagen.compile', 'mcp_schemagen.render.package',"
+        " 'mcp_schemagen.check.tool_checks', 'mcp_schemagen.check.prompt_checks',"
+        " 'mcp_schemagen.check.resource_checks', 'jsonschema', 'jinja2')))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.split() == []
 
 
 def test_templates_folder_holds_jinja_only() -> None:
