@@ -10,7 +10,7 @@ of prompts and resources that were read and checked without error)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mcp_schemagen.diagnostics import Diagnostic, error, has_errors, pointer_join
 from mcp_schemagen.load.config import Config
@@ -55,6 +55,22 @@ def duplicate_tool_names(sources: Sequence[Source]) -> list[Diagnostic]:
     return problems
 
 
+def whole_kind(
+    sources: Sequence[Source],
+    loaded: Sequence[Diagnostic],
+    each: Callable[[Source], list[Diagnostic]],
+    duplicates: Callable[[Sequence[Source]], list[Diagnostic]],
+    omissions: Callable[[Sequence[Source]], list[Diagnostic]],
+) -> list[Diagnostic]:
+    """The shape every kind's checks share: each definition, then duplicates across
+    them, then what older clients lose (said only of a kind read and checked cleanly)."""
+    problems = [problem for source in sources for problem in each(source)]
+    problems += duplicates(sources)
+    if not has_errors([*loaded, *problems]):
+        problems += omissions(sources)
+    return problems
+
+
 def check_prompts(
     sources: Sequence[Source], config: Config, loaded: Sequence[Diagnostic] = ()
 ) -> list[Diagnostic]:
@@ -65,13 +81,13 @@ def check_prompts(
     )
 
     accepted = frozenset(config.accept_keywords)
-    problems: list[Diagnostic] = []
-    for source in sources:
-        problems.extend(check_prompt(source, config.revisions, accepted))
-    problems.extend(duplicate_prompt_names(sources))
-    if not has_errors([*loaded, *problems]):
-        problems.extend(prompt_omission_warnings(sources, config.revisions, config.accept_omitted))
-    return problems
+    return whole_kind(
+        sources,
+        loaded,
+        lambda source: check_prompt(source, config.revisions, accepted),
+        duplicate_prompt_names,
+        lambda every: prompt_omission_warnings(every, config.revisions, config.accept_omitted),
+    )
 
 
 def check_resources(
@@ -85,14 +101,12 @@ def check_resources(
     )
 
     accepted = frozenset(config.accept_keywords)
-    problems: list[Diagnostic] = []
-    for source in sources:
-        problems.extend(
-            check_resource(source, config.revisions, config.root, accepted, config.package_dir)
-        )
-    problems.extend(duplicate_resources(sources))
-    if not has_errors([*loaded, *problems]):
-        problems.extend(
-            resource_omission_warnings(sources, config.revisions, config.accept_omitted)
-        )
-    return problems
+    return whole_kind(
+        sources,
+        loaded,
+        lambda source: check_resource(
+            source, config.revisions, config.root, accepted, config.package_dir
+        ),
+        duplicate_resources,
+        lambda every: resource_omission_warnings(every, config.revisions, config.accept_omitted),
+    )

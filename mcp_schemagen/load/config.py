@@ -15,9 +15,9 @@ from mcp_schemagen.load.config_keys import (
     DEFAULT_PROMPT_GLOBS,
     DEFAULT_RESOURCE_GLOBS,
     DEFAULT_TOOL_GLOBS,
-    Reading,
     read_section,
 )
+from mcp_schemagen.load.config_reading import Reading
 from mcp_schemagen.runtime.core.listing import DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
 
 # Re-exported: where the default globs were always imported from.

@@ -8,14 +8,22 @@ from __future__ import annotations
 import difflib
 import keyword
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from mcp_schemagen.diagnostics import Diagnostic, error
+from mcp_schemagen.diagnostics import Diagnostic
 from mcp_schemagen.load.auth_config import KEY as AUTHORIZATION_KEY
 from mcp_schemagen.load.auth_config import parse_authorization
+from mcp_schemagen.load.config_reading import (
+    ConfigKey,
+    Problems,
+    Reading,
+    integer,
+    read_table,
+    reference_markdown,
+    strings,
+    unknown_key,
+)
 from mcp_schemagen.load.containment import glob_problem, inside, outside_message
 from mcp_schemagen.load.published import known_tool_fields
 from mcp_schemagen.load.specs import revision_names
@@ -37,57 +45,6 @@ def is_package_name(name: str) -> bool:
     return bool(_PACKAGE_NAME.match(name)) and not keyword.iskeyword(name)
 
 
-@dataclass
-class Reading:
-    """One table being read: what the rows' checks need besides their own value."""
-
-    root: Path
-    where: str  # the pyproject.toml path as diagnostics print it
-    allow_outside: bool
-    project: Mapping[str, Any]  # the [project] table (name and version are defaults)
-    values: dict[str, Any] = field(default_factory=dict)  # by key, as read so far
-
-
-Problems = list[tuple[str, str]]  # (key, message)
-
-
-@dataclass(frozen=True)
-class ConfigKey:
-    name: str  # as written in pyproject.toml
-    type: str  # as the reference documents it
-    default: str  # as the reference documents it
-    meaning: str
-    # Config's field for the value (None: read by another command, or not kept).
-    field: str | None
-    # Whether a value is acceptable; the message when it is not (given the value).
-    valid: Callable[[Any, Reading], bool] = lambda value, reading: True
-    message: Callable[[Any], str] = lambda value: "is not valid"
-    # The value when the key is unacceptable, and when it is absent (unless ``absent``
-    # says otherwise: a required key is absent as None, which is not acceptable).
-    fallback: Callable[[Reading], Any] = lambda reading: None
-    absent: Callable[[Reading], Any] | None = None
-    # Checks of an acceptable value that need more than its type (each item, other keys).
-    more: Callable[[Any, Reading], Problems] = lambda value, reading: []
-    # The acceptable value as Config keeps it.
-    convert: Callable[[Any, Reading], Any] = lambda value, reading: value
-    # A row that reads itself (a table of its own, with its own pointers).
-    read: Callable[[Any, Reading], tuple[Any, list[Diagnostic]]] | None = None
-
-
-def _strings(value: Any, *, nonempty: bool = False) -> bool:
-    return (
-        isinstance(value, list)
-        and (bool(value) or not nonempty)
-        and all(isinstance(item, str) for item in value)
-    )
-
-
-def _integer(value: Any, low: int, high: int | None = None) -> bool:
-    if not isinstance(value, int) or isinstance(value, bool):
-        return False
-    return value >= low and (high is None or value <= high)
-
-
 def _globs(key: str, folder: str, defaults: tuple[str, ...], *, required: bool) -> ConfigKey:
     """A kind's file globs: a list of patterns relative to the project, each checked."""
     what = "a non-empty list" if required else "a list"
@@ -103,7 +60,7 @@ def _globs(key: str, folder: str, defaults: tuple[str, ...], *, required: bool) 
         f"the {folder} files, relative to pyproject.toml"
         + ("" if required else f"; matching none means no {folder}"),
         f"{key.removesuffix('s')}_globs",
-        valid=lambda value, reading: _strings(value, nonempty=required),
+        valid=lambda value, reading: strings(value, nonempty=required),
         message=lambda value: f'must be {what} of glob patterns, like ["{folder}/*.json"]',
         fallback=lambda reading: list(defaults),
         more=more,
@@ -193,7 +150,7 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
         "`[" + ", ".join(f'"{name}"' for name in DEFAULT_NAMES) + "]`",
         "the protocol revisions the server speaks",
         "revisions",
-        valid=lambda value, reading: _strings(value, nonempty=True),
+        valid=lambda value, reading: strings(value, nonempty=True),
         message=lambda value: (
             f"must be a non-empty list of protocol revisions from {', '.join(revision_names())}"
         ),
@@ -231,7 +188,7 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
         f"`{DEFAULT_PAGE_SIZE}`",
         "items per page of tools/list, prompts/list and resources/list",
         "page_size",
-        valid=lambda value, reading: _integer(value, 1),
+        valid=lambda value, reading: integer(value, 1),
         message=lambda value: "must be a positive integer (tools per tools/list page)",
         fallback=lambda reading: DEFAULT_PAGE_SIZE,
     ),
@@ -255,7 +212,7 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
         f"`{DEFAULT_TTL_MS}`",
         "milliseconds a 2026-07-28 client may reuse a tools/list or server/discover result",
         "ttl_ms",
-        valid=lambda value, reading: _integer(value, 0, MAX_TTL_MS),
+        valid=lambda value, reading: integer(value, 0, MAX_TTL_MS),
         message=lambda value: (
             f"must be an integer from 0 to {MAX_TTL_MS}: milliseconds a 2026-07-28 client may"
             f" reuse a tools/list or server/discover result (default {DEFAULT_TTL_MS})"
@@ -291,7 +248,7 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
         "`[]`",
         "fields older revisions' clients do without, accepted without a warning",
         "accept_omitted",
-        valid=lambda value, reading: _strings(value),
+        valid=lambda value, reading: strings(value),
         message=lambda value: (
             f'must be a list of tool fields, like ["title"]: {", ".join(omittable_fields())}'
         ),
@@ -305,7 +262,7 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
         "`[]`",
         "unknown schema keywords used on purpose: no error, no warning",
         "accept_keywords",
-        valid=lambda value, reading: _strings(value) and all(value),
+        valid=lambda value, reading: strings(value) and all(value),
         message=lambda value: (
             'must be a list of schema keywords you use on purpose, like ["requird"]'
         ),
@@ -364,47 +321,16 @@ BY_NAME = {key.name: key for key in CONFIG_KEYS}
 
 def unknown_key_message(name: str) -> str:
     """What a key no row describes gets: the closest known key when one is near."""
-    known = sorted(BY_NAME)
-    guess = difflib.get_close_matches(name, known, n=1)
-    hint = f"did you mean {guess[0]!r}? " if guess else ""
-    return f"unknown key; {hint}known keys: {', '.join(known)}"
+    return unknown_key(name, sorted(BY_NAME))
 
 
 def read_section(section: Mapping[str, Any], reading: Reading) -> list[Diagnostic]:
-    """Each row's value of ``section`` (or its default) into ``reading.values`` as Config
-    keeps it, by key; the problems, each at its key's pointer."""
-    problems = [
-        error(reading.where, f"{POINTER}/{name}", unknown_key_message(name))
-        for name in sorted(set(section) - set(BY_NAME))
-    ]
-    for key in CONFIG_KEYS:
-        if key.field is None:
-            continue
-        value = section.get(key.name, _ABSENT)
-        if key.read is not None:
-            converted, found = key.read(None if value is _ABSENT else value, reading)
-            reading.values[key.name] = converted
-            problems += found
-            continue
-        if value is _ABSENT:
-            value = (key.absent or key.fallback)(reading)
-        said: Problems = []
-        if not key.valid(value, reading):
-            said.append((key.name, key.message(value)))
-            value = key.fallback(reading)
-        said += key.more(value, reading)
-        problems += [error(reading.where, f"{POINTER}/{at}", message) for at, message in said]
-        reading.values[key.name] = key.convert(value, reading)
-    return problems
-
-
-_ABSENT = object()
+    """Each row's value of ``section`` (or its default) into ``reading.values``; the
+    problems, each at its key's pointer."""
+    return read_table(CONFIG_KEYS, section, reading, POINTER)
 
 
 def config_reference_markdown() -> str:
-    """The reference of every key as a markdown table (key, type, default, meaning)."""
-    lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
-    for key in CONFIG_KEYS:
-        meaning = key.meaning.replace("|", "\\|")
-        lines.append(f"| `{key.name}` | {key.type} | {key.default} | {meaning} |")
-    return "\n".join(lines) + "\n"
+    """The reference of every key as a markdown table (key, type, default, meaning): what
+    the docs site prints as its configuration reference."""
+    return reference_markdown(CONFIG_KEYS)
