@@ -16,8 +16,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from mcp_schemagen import GENERATOR_INPUT
 from mcp_schemagen.load.config import Config, load_config
-from mcp_schemagen.record.fingerprint import GENERATOR_INPUT, input_digests
+from mcp_schemagen.record.fingerprint import input_digests
 from mcp_schemagen.record.manifest import (
     HANDLERS_MODULE,
     Manifest,

@@ -4,22 +4,19 @@ cannot go stale (mkdocs.yml, `hooks:`).
 - reference/commands.md: every `mcp-codegen` command and option, from the argument parser
   of mcp_schemagen/cli.py, and every option of a generated server's `python -m PACKAGE`,
   from the parser of mcp_schemagen/runtime/main.py.
-- reference/configuration.md: every key of `[tool.mcp-codegen]`, through
-  `configuration_keys_markdown()`, the one adapter to switch when the configuration's own
-  description (mcp_schemagen.load.config_keys) lands.
+- reference/configuration.md: every key of `[tool.mcp-codegen]`, from the configuration's
+  one description (mcp_schemagen.load.config_keys).
 """
 
 from __future__ import annotations
 
 import argparse
 import inspect
-import tomllib
 import typing
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-CONFIG_KEYS = HERE / "config_keys.toml"
 
 
 def _cell(text: str) -> str:
@@ -109,31 +106,12 @@ def commands_page() -> str:
 
 
 def configuration_keys_markdown() -> str:
-    """The table of `[tool.mcp-codegen]` keys: key, type, default, meaning.
+    """The table of `[tool.mcp-codegen]` keys: key, type, default, meaning, from the
+    configuration's one description (`mcp_schemagen.load.config_keys.CONFIG_KEYS`), the
+    rows the loader itself reads by."""
+    from mcp_schemagen.load.config_keys import config_reference_markdown
 
-    ADAPTER, the one place to switch: the keys come from the code (the set the loader
-    accepts, `mcp_schemagen.load.config._KNOWN_KEYS`), their descriptions from
-    docs/hooks/config_keys.toml, and the build fails when the two disagree. When the
-    configuration describes itself (`mcp_schemagen.load.config_keys`), this body becomes
-    `return config_keys.config_reference_markdown()` and config_keys.toml goes.
-    """
-    from mcp_schemagen.load.config import _KNOWN_KEYS
-
-    described: dict[str, Any] = tomllib.loads(CONFIG_KEYS.read_text(encoding="utf-8"))["key"]
-    missing = sorted(set(_KNOWN_KEYS) - set(described))
-    unknown = sorted(set(described) - set(_KNOWN_KEYS))
-    if missing or unknown:
-        raise ValueError(
-            f"docs/hooks/config_keys.toml is out of step with the loader's keys: "
-            f"undescribed {missing}, not keys {unknown}"
-        )
-    lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
-    for name, entry in described.items():
-        lines.append(
-            f"| `{name}` | {_cell(entry['type'])} | {_cell(entry['default'])} "
-            f"| {_cell(entry['meaning'])} |"
-        )
-    return "\n".join(lines) + "\n"
+    return config_reference_markdown()
 
 
 def configuration_page(template: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from mcp_schemagen.diagnostics import Diagnostic, pointer_join, warning
 from mcp_schemagen.load.published import Published, known_tool_fields
-from mcp_schemagen.load.tools import ToolSource
+from mcp_schemagen.source import Source
 
 ACCEPT_KEY = "accept-omitted"
 
@@ -21,7 +21,7 @@ _Group = tuple[str, tuple[str, ...], str]  # field, revisions, consequence
 
 
 def omission_warnings(
-    tools: Iterable[tuple[ToolSource, Published]], accepted: Iterable[str] = ()
+    tools: Iterable[tuple[Source, Published]], accepted: Iterable[str] = ()
 ) -> list[Diagnostic]:
     """One warning per field and group of revisions that leave it out, unless accepted."""
     skip = frozenset(accepted)

@@ -15,11 +15,11 @@ from mcp_schemagen.check.schema_checks import check_schema
 from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
-from mcp_schemagen.load.prompts import PromptSource
 from mcp_schemagen.naming import python_identifier
 from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.prompts.table import SCHEMA_KEY
 from mcp_schemagen.runtime.protocol import BY_NAME, REVISIONS
+from mcp_schemagen.source import Source
 
 MAX_NAME = 128
 _PROMPT_FIELDS = frozenset().union(*(r.prompt_fields for r in REVISIONS))
@@ -44,7 +44,7 @@ def published_forms(definition: dict[str, Any], revisions: Sequence[str]) -> dic
 
 
 def check_prompt(
-    source: PromptSource, revisions: Sequence[str], accepted: frozenset[str] = frozenset()
+    source: Source, revisions: Sequence[str], accepted: frozenset[str] = frozenset()
 ) -> list[Diagnostic]:
     problems = _check_name(source) + _check_fields(source)
     problems += _check_arguments(source, accepted)
@@ -53,7 +53,7 @@ def check_prompt(
     return problems
 
 
-def _check_name(source: PromptSource) -> list[Diagnostic]:
+def _check_name(source: Source) -> list[Diagnostic]:
     name = source.definition.get("name")
     where = pointer_join(source.pointer, "name")
     if not isinstance(name, str) or not name:
@@ -76,7 +76,7 @@ def _unknown(key: str, known: frozenset[str], what: str) -> str:
     return f"unknown {what} field {key!r}; {hint}"
 
 
-def _check_fields(source: PromptSource) -> list[Diagnostic]:
+def _check_fields(source: Source) -> list[Diagnostic]:
     return [
         error(
             source.file, pointer_join(source.pointer, key), _unknown(key, _PROMPT_FIELDS, "prompt")
@@ -86,7 +86,7 @@ def _check_fields(source: PromptSource) -> list[Diagnostic]:
     ]
 
 
-def _check_arguments(source: PromptSource, accepted: frozenset[str]) -> list[Diagnostic]:
+def _check_arguments(source: Source, accepted: frozenset[str]) -> list[Diagnostic]:
     arguments = source.definition.get("arguments", [])
     where = pointer_join(source.pointer, "arguments")
     if not isinstance(arguments, list):
@@ -183,7 +183,7 @@ def _check_argument_schema(
     return problems
 
 
-def _check_against_revisions(source: PromptSource, revisions: Sequence[str]) -> list[Diagnostic]:
+def _check_against_revisions(source: Source, revisions: Sequence[str]) -> list[Diagnostic]:
     from jsonschema.exceptions import best_match
 
     problems: set[Diagnostic] = set()
@@ -204,8 +204,8 @@ def _check_against_revisions(source: PromptSource, revisions: Sequence[str]) -> 
     return sorted(problems)
 
 
-def duplicate_prompt_names(sources: Sequence[PromptSource]) -> list[Diagnostic]:
-    by_name: dict[str, list[PromptSource]] = defaultdict(list)
+def duplicate_prompt_names(sources: Sequence[Source]) -> list[Diagnostic]:
+    by_name: dict[str, list[Source]] = defaultdict(list)
     for source in sources:
         if isinstance(source.definition.get("name"), str):
             by_name[source.definition["name"]].append(source)
@@ -222,7 +222,7 @@ def duplicate_prompt_names(sources: Sequence[PromptSource]) -> list[Diagnostic]:
 
 
 def prompt_omission_warnings(
-    sources: Sequence[PromptSource], revisions: Sequence[str], accepted: Sequence[str] = ()
+    sources: Sequence[Source], revisions: Sequence[str], accepted: Sequence[str] = ()
 ) -> list[Diagnostic]:
     """One warning per field and group of revisions that leave it out (``accept-omitted``
     silences a field, as for tools; argument fields are named ``arguments/title``)."""
@@ -262,7 +262,7 @@ def prompt_omission_warnings(
     return problems
 
 
-def _omission_pointer(source: PromptSource, field: str) -> str:
+def _omission_pointer(source: Source, field: str) -> str:
     """Where a lost field is written: the prompt's field, or the first argument's."""
     if not field.startswith("arguments/"):
         return pointer_join(source.pointer, field)

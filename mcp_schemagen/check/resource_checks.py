@@ -18,7 +18,6 @@ from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.resource_content import read_content
-from mcp_schemagen.load.resources import ResourceSource
 from mcp_schemagen.naming import python_identifier
 from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.protocol import BY_NAME
@@ -29,6 +28,7 @@ from mcp_schemagen.runtime.resources.revisions import (
 )
 from mcp_schemagen.runtime.resources.table import FILE_KEY, SCHEMA_KEY
 from mcp_schemagen.runtime.resources.uri_template import UriTemplate, UriTemplateError
+from mcp_schemagen.source import Source
 
 _STATIC = frozenset().union(*RESOURCE_FIELDS.values()) | {FILE_KEY}
 _TEMPLATE = frozenset().union(*TEMPLATE_FIELDS.values()) | {SCHEMA_KEY, COMPLETE_KEY}
@@ -47,7 +47,7 @@ def _validator(revision: str, definition: str) -> Any:
 
 
 def check_resource(
-    source: ResourceSource,
+    source: Source,
     revisions: Sequence[str],
     root: Path,
     accepted: frozenset[str] = frozenset(),
@@ -76,7 +76,7 @@ def check_resource(
     return problems
 
 
-def _check_fields(source: ResourceSource) -> list[Diagnostic]:
+def _check_fields(source: Source) -> list[Diagnostic]:
     known, what = (_TEMPLATE, "resource template") if source.is_template else (_STATIC, "resource")
     problems = []
     for key in source.definition:
@@ -105,7 +105,7 @@ def _check_fields(source: ResourceSource) -> list[Diagnostic]:
     return problems
 
 
-def _check_name(source: ResourceSource) -> list[Diagnostic]:
+def _check_name(source: Source) -> list[Diagnostic]:
     name = source.definition.get("name")
     if isinstance(name, str) and name.strip():
         return []
@@ -118,7 +118,7 @@ def _check_name(source: ResourceSource) -> list[Diagnostic]:
     ]
 
 
-def _check_uri(source: ResourceSource) -> list[Diagnostic]:
+def _check_uri(source: Source) -> list[Diagnostic]:
     uri = source.definition.get("uri")
     where = pointer_join(source.pointer, "uri")
     if not isinstance(uri, str) or not _SCHEME.match(uri):
@@ -135,14 +135,14 @@ def _check_uri(source: ResourceSource) -> list[Diagnostic]:
     return []
 
 
-def parse_template(source: ResourceSource) -> UriTemplate | None:
+def parse_template(source: Source) -> UriTemplate | None:
     try:
         return UriTemplate.parse(str(source.definition.get("uriTemplate")))
     except UriTemplateError:
         return None
 
 
-def _check_template(source: ResourceSource, accepted: frozenset[str]) -> list[Diagnostic]:
+def _check_template(source: Source, accepted: frozenset[str]) -> list[Diagnostic]:
     text = source.definition.get("uriTemplate")
     where = pointer_join(source.pointer, "uriTemplate")
     if not isinstance(text, str) or not _SCHEME.match(text):
@@ -207,7 +207,7 @@ def _check_template(source: ResourceSource, accepted: frozenset[str]) -> list[Di
     return problems
 
 
-def _check_complete(source: ResourceSource, variables: Sequence[str]) -> list[Diagnostic]:
+def _check_complete(source: Source, variables: Sequence[str]) -> list[Diagnostic]:
     """``x-mcp-codegen-complete``: the variables that have a completion handler."""
     if COMPLETE_KEY not in source.definition:
         return []
@@ -266,7 +266,7 @@ def _check_variable_schema(
     return problems
 
 
-def _check_against_revisions(source: ResourceSource, revisions: Sequence[str]) -> list[Diagnostic]:
+def _check_against_revisions(source: Source, revisions: Sequence[str]) -> list[Diagnostic]:
     from jsonschema.exceptions import best_match
 
     kind = "ResourceTemplate" if source.is_template else "Resource"
@@ -287,11 +287,11 @@ def _check_against_revisions(source: ResourceSource, revisions: Sequence[str]) -
     return sorted(problems)
 
 
-def duplicate_resources(sources: Sequence[ResourceSource]) -> list[Diagnostic]:
+def duplicate_resources(sources: Sequence[Source]) -> list[Diagnostic]:
     """Two resources with one URI, two templates with one text, or one name twice."""
     problems = []
     for field, what in (("uri", "URI"), ("uriTemplate", "URI template"), ("name", "name")):
-        seen: dict[str, list[ResourceSource]] = defaultdict(list)
+        seen: dict[str, list[Source]] = defaultdict(list)
         for source in sources:
             value = source.definition.get(field)
             if isinstance(value, str):
@@ -311,7 +311,7 @@ def duplicate_resources(sources: Sequence[ResourceSource]) -> list[Diagnostic]:
 
 
 def resource_omission_warnings(
-    sources: Sequence[ResourceSource], revisions: Sequence[str], accepted: Sequence[str] = ()
+    sources: Sequence[Source], revisions: Sequence[str], accepted: Sequence[str] = ()
 ) -> list[Diagnostic]:
     """One warning per field and group of revisions that leave it out (``accept-omitted``
     silences a field; annotation fields are named ``annotations/lastModified``)."""

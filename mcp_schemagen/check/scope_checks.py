@@ -12,15 +12,15 @@ import difflib
 from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
-from mcp_schemagen.load.tools import ToolSource
 from mcp_schemagen.runtime.auth.scopes import SCOPES_KEY
 from mcp_schemagen.runtime.auth.settings import AuthConfigError, check_scope_token
 from mcp_schemagen.runtime.protocol import BY_NAME
+from mcp_schemagen.source import Source
 
 _EXAMPLE = f'"_meta": {{"{SCOPES_KEY}": ["notes:read"]}}'
 
 
-def check_scopes(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnostic]:
+def check_scopes(source: Source, revisions: tuple[str, ...]) -> list[Diagnostic]:
     meta = source.definition.get("_meta")
     if not isinstance(meta, dict):
         return []
@@ -62,7 +62,7 @@ def check_scopes(source: ToolSource, revisions: tuple[str, ...]) -> list[Diagnos
     return problems
 
 
-def _near_misses(source: ToolSource, meta: dict[str, Any]) -> list[Diagnostic]:
+def _near_misses(source: Source, meta: dict[str, Any]) -> list[Diagnostic]:
     """A key that looks like the scopes key but is not: the declaration would be lost and
     the tool callable with the base scopes alone."""
     problems = []

@@ -17,7 +17,7 @@ from mcp_schemagen.check.scope_checks import check_scopes
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.published import Published, known_tool_fields
-from mcp_schemagen.load.tools import ToolSource
+from mcp_schemagen.source import Source
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
 _TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
@@ -53,7 +53,7 @@ def _is_valid_tool(revision: str, form: dict[str, Any]) -> bool:
         return False
 
 
-def check_name(source: ToolSource) -> list[Diagnostic]:
+def check_name(source: Source) -> list[Diagnostic]:
     name = source.definition.get("name")
     where = pointer_join(source.pointer, "name")
     if not isinstance(name, str):
@@ -70,7 +70,7 @@ def check_name(source: ToolSource) -> list[Diagnostic]:
     return []
 
 
-def check_fields(source: ToolSource) -> list[Diagnostic]:
+def check_fields(source: Source) -> list[Diagnostic]:
     known = known_tool_fields()
     problems = []
     for key in source.definition:
@@ -90,7 +90,7 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
     return problems
 
 
-def check_against_revisions(source: ToolSource, published: Published) -> list[Diagnostic]:
+def check_against_revisions(source: Source, published: Published) -> list[Diagnostic]:
     """Each revision's clients receive a definition valid for that revision (what older
     clients lose is reported by mcp_schemagen.check.omissions, for all tools at once)."""
     forms = published.forms
@@ -116,7 +116,7 @@ def check_against_revisions(source: ToolSource, published: Published) -> list[Di
     return sorted(set(problems))
 
 
-def check_schemas(source: ToolSource, accepted: frozenset[str] = frozenset()) -> list[Diagnostic]:
+def check_schemas(source: Source, accepted: frozenset[str] = frozenset()) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for key in ("inputSchema", "outputSchema"):
         if key in source.definition:
@@ -129,7 +129,7 @@ def check_schemas(source: ToolSource, accepted: frozenset[str] = frozenset()) ->
 
 
 def check_tool(
-    source: ToolSource, published: Published, accepted: frozenset[str] = frozenset()
+    source: Source, published: Published, accepted: frozenset[str] = frozenset()
 ) -> list[Diagnostic]:
     """``accepted``: the unknown schema keywords the project accepts (``accept-keywords``)."""
     problems = check_name(source) + check_fields(source)

@@ -21,8 +21,8 @@ from mcp_schemagen.compile.type_names import (
 from mcp_schemagen.compile.typed_module import TypedModule
 from mcp_schemagen.compile.typegen import typed_module
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
-from mcp_schemagen.load.tools import ToolSource
 from mcp_schemagen.naming import pascal_case, python_identifier
+from mcp_schemagen.source import Source
 
 _SIMPLE_NAMES = frozenset({"str", "int", "float", "bool", "None", "list", "dict"})
 _SCALARS = (str, int, float, bool, type(None))
@@ -174,7 +174,7 @@ def _parameters(
 
 
 def compile_tools(
-    sources: Sequence[ToolSource], cache_dir: Path | None
+    sources: Sequence[Source], cache_dir: Path | None
 ) -> tuple[list[CompiledTool], list[Diagnostic]]:
     tools: list[CompiledTool] = []
     names = Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES)

@@ -10,9 +10,9 @@ from typing import Any
 
 from mcp_schemagen.compile.ir import CompiledTool
 from mcp_schemagen.compile.type_names import RESERVED_FUNCTION_NAMES, Names
-from mcp_schemagen.load.prompts import PromptSource
 from mcp_schemagen.naming import pascal_case, python_identifier, string_literal
 from mcp_schemagen.runtime.prompts.table import SCHEMA_KEY, PromptRow
+from mcp_schemagen.source import Source
 
 # Re-exported by types.py beside the content types; no generated name may take them.
 PROMPT_TYPES = ("PromptMessage", "PromptResult", "PromptReturn")
@@ -69,7 +69,7 @@ class CompiledPrompt:
 
 
 def compile_prompts(
-    sources: Sequence[PromptSource], tools: Iterable[CompiledTool]
+    sources: Sequence[Source], tools: Iterable[CompiledTool]
 ) -> list[CompiledPrompt]:
     tools = list(tools)
     functions = Names(

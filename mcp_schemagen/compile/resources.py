@@ -13,10 +13,10 @@ from typing import Any
 from mcp_schemagen.compile.prompts import LiteralAlias, PromptParameter
 from mcp_schemagen.compile.type_names import Names
 from mcp_schemagen.load.resource_content import read_content
-from mcp_schemagen.load.resources import ResourceSource
 from mcp_schemagen.naming import pascal_case, python_identifier, string_literal
 from mcp_schemagen.runtime.resources.table import FILE_KEY, SCHEMA_KEY, ResourceRow
 from mcp_schemagen.runtime.resources.uri_template import UriTemplate
+from mcp_schemagen.source import Source
 
 # Re-exported by types.py when a reader exists; no generated name may take them.
 RESOURCE_TYPES = ("ResourceResult", "ResourceReturn")
@@ -58,7 +58,7 @@ class CompiledResource:
 
 
 def compile_resources(
-    sources: Sequence[ResourceSource], root: Path, functions: Names, types: Names
+    sources: Sequence[Source], root: Path, functions: Names, types: Names
 ) -> list[CompiledResource]:
     """``functions`` and ``types``: the names tools and prompts took already."""
     compiled = []

@@ -15,8 +15,8 @@ from typing import Any
 from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool, TypeExport
 from mcp_schemagen.compile.typed_module import TypedClass, TypedModule
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
-from mcp_schemagen.load.tools import ToolSource
 from mcp_schemagen.naming import pascal_case, python_identifier
+from mcp_schemagen.source import Source
 
 # Names a handler may not take: what the handler module imports from the generated
 # package, and every builtin, since annotations (`list[ContentBlock]`), `typing.get_type_hints`
@@ -49,7 +49,7 @@ class SharedDefinitions:
     public: dict[str, str] = field(default_factory=dict)  # its public name, once exported
 
     @staticmethod
-    def of(sources: Sequence[ToolSource]) -> SharedDefinitions:
+    def of(sources: Sequence[Source]) -> SharedDefinitions:
         texts: dict[str, set[str]] = {}
         owners: dict[str, list[str]] = {}
         refs: dict[str, set[str]] = {}
@@ -146,7 +146,7 @@ def public_exports(
     return exports, public_names
 
 
-def _function_name(source: ToolSource) -> str:
+def _function_name(source: Source) -> str:
     function = python_identifier(str(source.definition["name"]))
     # A dunder name (`__class__`, `__doc__`, `__getattr__`...) means something to Python
     # as a module attribute; the trailing `_` makes it an ordinary name, like a builtin's.
@@ -156,7 +156,7 @@ def _function_name(source: ToolSource) -> str:
 
 @dataclass(frozen=True)
 class ToolNames:
-    source: ToolSource
+    source: Source
     function: str
     prefix: str  # of every public type of the tool
     input_name: str
@@ -175,14 +175,14 @@ def _claim_prefix(names: Names, prefixes: set[str], wanted: str) -> str:
 
 
 def reserve_tool_names(
-    sources: Sequence[ToolSource], names: Names
+    sources: Sequence[Source], names: Names
 ) -> tuple[list[ToolNames], list[Diagnostic]]:
     """Every tool's handler name and root type names, decided before any nested type is
     named: handlers and types share the handler module's namespace, and a nested type
     (tool ``A``'s property ``b_input``) must never take a root name (tool ``a_b``'s
     ``ABInput``), so the root names are all reserved first."""
     problems: list[Diagnostic] = []
-    functions: dict[str, ToolSource] = {}
+    functions: dict[str, Source] = {}
     for source in sources:
         name = str(source.definition["name"])
         function = _function_name(source)

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from mcp_schemagen.source import Source
 
-@dataclass(frozen=True)
-class Definition:
-    """One tool, prompt, resource or resource template definition and where it is."""
-
-    file: str
-    pointer: str
-    definition: dict[str, Any]
-
-    @property
-    def name(self) -> str | None:
-        name = self.definition.get("name")
-        return name if isinstance(name, str) else None
+# One tool, prompt, resource or resource template definition and where it is: the
+# build's own Source (its kind names its row in kinds.KINDS).
+Definition = Source
 
 
 @dataclass(frozen=True)

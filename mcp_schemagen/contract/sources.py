@@ -21,7 +21,7 @@ from mcp_schemagen.load.config import (
     Config,
 )
 from mcp_schemagen.load.prompts import load_prompts, prompts_in
-from mcp_schemagen.load.resources import ResourceSource, load_resources, resources_in
+from mcp_schemagen.load.resources import load_resources, resources_in
 from mcp_schemagen.load.tools import (
     MAX_FILE_BYTES,
     definitions_of,
@@ -29,6 +29,7 @@ from mcp_schemagen.load.tools import (
     parse_bytes,
     tools_in,
 )
+from mcp_schemagen.source import Source
 
 Shape = Callable[[Any, str], tuple[list[Any], list[Diagnostic]]]
 
@@ -36,7 +37,7 @@ Shape = Callable[[Any, str], tuple[list[Any], list[Diagnostic]]]
 def _resources_of(templates: bool) -> Shape:
     """Resource files mix static resources and templates: each kind takes its own."""
 
-    def shape(document: Any, label: str) -> tuple[list[ResourceSource], list[Diagnostic]]:
+    def shape(document: Any, label: str) -> tuple[list[Source], list[Diagnostic]]:
         sources, problems = resources_in(document, label)
         return [s for s in sources if s.is_template is templates], problems
 
@@ -54,8 +55,8 @@ KINDS: dict[str, tuple[Callable[[Config], tuple[str, ...]], Shape]] = {
 }
 
 
-def _definitions(sources: Iterable[Any]) -> list[Definition]:
-    return [Definition(s.file, s.pointer, s.definition) for s in sources]
+def _definitions(sources: Iterable[Source]) -> list[Definition]:
+    return list(sources)
 
 
 def read_current(config: Config) -> Snapshot:
@@ -181,7 +182,7 @@ def read_listing(path: Path) -> Snapshot:
         sources, problems = KINDS[kind][1]({kind: items}, label)
         if problems:
             raise BuildError(problems)
-        kinds[kind] = [Definition(label, at + s.pointer, s.definition) for s in sources]
+        kinds[kind] = [replace(s, file=label, pointer=at + s.pointer) for s in sources]
     warnings = [
         f"{label}: holds no {LISTINGS[kind][1]} result: {LISTINGS[kind][0]}s are not compared"
         for kind in KINDS

@@ -1,39 +1,22 @@
-"""What the generator wants of the handler module, made from the compiled tools."""
+"""What the generator wants of the handler module, made from the Project."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from mcp_schemagen.compile.completions import (
-    COMPLETION_PARAMETERS,
-    COMPLETION_TYPES,
-    CompiledCompleter,
-)
-from mcp_schemagen.compile.ir import CONTENT_TYPES, CompiledTool
-from mcp_schemagen.compile.prompts import PROMPT_TYPES, CompiledPrompt
-from mcp_schemagen.compile.resources import RESOURCE_TYPES, CompiledResource, readers
+from mcp_schemagen.compile.completions import COMPLETION_PARAMETERS
+from mcp_schemagen.compile.ir import CompiledTool
+from mcp_schemagen.compile.project import Project
+from mcp_schemagen.compile.prompts import CompiledPrompt
+from mcp_schemagen.compile.resources import CompiledResource
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
-from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal
 
 
-def handler_module_spec(
-    config: Config,
-    tools: Sequence[CompiledTool],
-    prompts: Sequence[CompiledPrompt] = (),
-    resources: Sequence[CompiledResource] = (),
-    completers: Sequence[CompiledCompleter] = (),
-) -> HandlerModuleSpec:
+def handler_module_spec(project: Project) -> HandlerModuleSpec:
     """One handler per tool, per prompt, per resource reader and per completion handler
     (in that order, each in file order), and the generated import of exactly the types they
     name."""
-    reading = readers(resources)
-    used = sorted(
-        {name for tool in tools for name in tool.type_references()}
-        | {name for prompt in prompts for name in prompt.type_references()}
-        | {name for resource in reading for name in resource.type_references()}
-        | (set(COMPLETION_TYPES) if completers else set())
-    )
+    config, prompts, reading = project.server, project.prompts, project.readers
+    used = project.handler_imports
     imports = f"from .types import {', '.join(used)}" if used else ""
     kinds = (
         ("Tool and prompt", "each tool and prompt", "tool or prompt")
@@ -72,7 +55,7 @@ def handler_module_spec(
             returns=tool.returns,
             docstring=_handler_docstring(tool),
         )
-        for tool in tools
+        for tool in project.tools
     ]
     handlers += [
         HandlerSpec(
@@ -106,19 +89,9 @@ def handler_module_spec(
             docstring=completer.docstring(),
             kind="completion",
         )
-        for completer in completers
+        for completer in project.completers
     ]
-    type_names = frozenset(
-        [
-            *CONTENT_TYPES,
-            *(export.public for tool in tools for export in tool.exports),
-            *(PROMPT_TYPES if prompts else ()),
-            *(alias.name for prompt in prompts for alias in prompt.aliases),
-            *(RESOURCE_TYPES if reading else ()),
-            *(COMPLETION_TYPES if completers else ()),
-            *(alias.name for resource in resources for alias in resource.aliases),
-        ]
-    )
+    type_names = frozenset(project.type_names)
     return HandlerModuleSpec(
         docstring=docstring, managed_imports=imports, handlers=handlers, type_names=type_names
     )

@@ -7,6 +7,8 @@ import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from mcp_schemagen.kinds import markers
+
 # As in `from .<module> import ...`. Older builds imported content types from the private
 # `_runtime.content`; the merge moves those names to `.types` and `.api`.
 RUNTIME_CONTENT = "_runtime.content"
@@ -31,10 +33,9 @@ class HandlerSpec:
         return marker_key(self.kind, self.tool)
 
 
-PROMPT_KEY = "prompt:"
-RESOURCE_KEY = "resource:"
-COMPLETION_KEY = "completion:"
-_KIND_KEYS = {"prompt": PROMPT_KEY, "resource": RESOURCE_KEY, "completion": COMPLETION_KEY}
+# Each marker word's key prefix, from kinds.KINDS: a tool's key has none (its markers
+# predate the other kinds'), every other kind's is its marker word and ":".
+KIND_KEYS = {marker: f"{marker}:" for marker in markers() if marker != "tool"}
 
 
 def marker_key(kind: str, name: str) -> str:
@@ -44,7 +45,7 @@ def marker_key(kind: str, name: str) -> str:
     ``completion:`` (a tool name cannot hold ``:``), so no two kinds' names meet."""
     if kind == "tool":
         return name
-    return _KIND_KEYS[kind] + name
+    return KIND_KEYS[kind] + name
 
 
 @dataclass(frozen=True)

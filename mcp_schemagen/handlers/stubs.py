@@ -7,28 +7,22 @@ import json
 
 from mcp_schemagen.handlers.imports import TYPE_CHECKING_IMPORT, read_by_signatures, split
 from mcp_schemagen.handlers.spec import (
-    COMPLETION_KEY,
-    PROMPT_KEY,
-    RESOURCE_KEY,
+    KIND_KEYS,
     HandlerModuleSpec,
     HandlerSpec,
     ParsedSpec,
 )
+from mcp_schemagen.kinds import BY_NAME
 from mcp_schemagen.render.formatting import format_unsorted
 
 # One line of at most 88 characters, so that no line-length linter objects to it.
 ORPHAN_BANNER = (
     "# --- mcp-codegen: orphaned handlers (tools removed from schemas); delete when done ---"
 )
-MARKER_PREFIX = "# mcp-codegen tool: "
-PROMPT_MARKER_PREFIX = "# mcp-codegen prompt: "
-RESOURCE_MARKER_PREFIX = "# mcp-codegen resource: "
-COMPLETION_MARKER_PREFIX = "# mcp-codegen completion: "
-# The marker prefix of each kind's key prefix (a tool's key has none).
-KEYED_PREFIXES = (
-    (PROMPT_KEY, PROMPT_MARKER_PREFIX),
-    (RESOURCE_KEY, RESOURCE_MARKER_PREFIX),
-    (COMPLETION_KEY, COMPLETION_MARKER_PREFIX),
+MARKER_PREFIX = BY_NAME["tool"].marker_prefix  # "# mcp-codegen tool: "
+# The marker prefix of each kind's key prefix (a tool's key has none), from kinds.KINDS.
+KEYED_PREFIXES = tuple(
+    (key_prefix, f"# mcp-codegen {marker}: ") for marker, key_prefix in KIND_KEYS.items()
 )
 
 

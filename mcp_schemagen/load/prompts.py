@@ -5,7 +5,6 @@ prompts/list result, with the same bounds, JSON-data rules and containment as to
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +14,13 @@ from mcp_schemagen.load.tools import (
     find_tool_files,
     read_definition_files,
 )
+from mcp_schemagen.source import Source
 
 
-@dataclass(frozen=True)
-class PromptSource:
-    """One prompt definition as authored, and where it came from."""
-
-    file: str  # path relative to the project root, as printed in diagnostics
-    pointer: str  # JSON pointer of the prompt inside its file
-    definition: dict[str, Any]
-
-
-def prompts_in(document: Any, label: str) -> tuple[list[PromptSource], list[Diagnostic]]:
+def prompts_in(document: Any, label: str) -> tuple[list[Source], list[Diagnostic]]:
     """The prompts a parsed file holds, by shape: a prompt, a list, or a prompts/list result."""
     found, problems = definitions_in(document, label, "prompts", "a prompt (an object with a name)")
-    return [PromptSource(label, pointer, item) for pointer, item in found], problems
+    return [Source("prompt", label, pointer, item) for pointer, item in found], problems
 
 
 def find_prompt_files(
@@ -40,7 +31,7 @@ def find_prompt_files(
 
 def load_prompts(
     root: Path, globs: Iterable[str], *, allow_outside: bool = False
-) -> tuple[list[PromptSource], list[Diagnostic]]:
+) -> tuple[list[Source], list[Diagnostic]]:
     """Every prompt of the project and its problems; no file is no prompts."""
     sources, problems, _ = read_definition_files(
         root, globs, "prompt", prompts_in, allow_outside=allow_outside

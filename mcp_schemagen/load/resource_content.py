@@ -18,8 +18,8 @@ from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load.containment import inside
-from mcp_schemagen.load.resources import ResourceSource
 from mcp_schemagen.runtime.resources.table import FILE_KEY
+from mcp_schemagen.source import Source
 
 MAX_CONTENT_BYTES = 16 * 1024 * 1024
 _TEXT_TYPES = frozenset(
@@ -47,7 +47,7 @@ def is_text_type(mime_type: str) -> bool:
 
 
 def content_path(
-    root: Path, source: ResourceSource, package_dir: Path | None = None
+    root: Path, source: Source, package_dir: Path | None = None
 ) -> tuple[Path | None, list[Diagnostic]]:
     """The file a resource names, checked to lie inside the project (links followed) and
     outside the generated package (whose files each build rewrites)."""
@@ -90,7 +90,7 @@ def content_path(
 
 
 def read_content(
-    root: Path, source: ResourceSource, package_dir: Path | None = None
+    root: Path, source: Source, package_dir: Path | None = None
 ) -> tuple[list[dict[str, Any]] | None, list[Diagnostic]]:
     """The resource's contents (one text or blob item with its uri and mimeType), or None
     with the problems that stop it being read."""

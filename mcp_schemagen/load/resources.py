@@ -6,35 +6,22 @@ and containment as tool files (load/tools.py reads every kind alike)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load.tools import read_definition_files
+from mcp_schemagen.source import Source
 
 LISTS = ("resources", "resourceTemplates")  # the fields of the two list results
 
 
-@dataclass(frozen=True)
-class ResourceSource:
-    """One resource or template definition as authored, and where it came from."""
-
-    file: str  # path relative to the project root, as printed in diagnostics
-    pointer: str  # JSON pointer of the definition inside its file
-    definition: dict[str, Any]
-
-    @property
-    def is_template(self) -> bool:
-        return "uriTemplate" in self.definition
-
-    @property
-    def key(self) -> str:
-        """Its URI or URI template, which names its reader's marker."""
-        return str(self.definition.get("uriTemplate", self.definition.get("uri")))
+def _source(label: str, pointer: str, definition: dict[str, Any]) -> Source:
+    kind = "resource template" if "uriTemplate" in definition else "resource"
+    return Source(kind, label, pointer, definition)
 
 
-def resources_in(document: Any, label: str) -> tuple[list[ResourceSource], list[Diagnostic]]:
+def resources_in(document: Any, label: str) -> tuple[list[Source], list[Diagnostic]]:
     """The definitions a parsed file holds, by shape: one, a list, or a list result."""
     if isinstance(document, dict) and isinstance(document.get("result"), dict):
         return _lists(document["result"], label, "/result")
@@ -47,7 +34,7 @@ def resources_in(document: Any, label: str) -> tuple[list[ResourceSource], list[
     if isinstance(document, list):
         return _items(document, label, "")
     if isinstance(document, dict):
-        return [ResourceSource(label, "", document)], []
+        return [_source(label, "", document)], []
     shape = (
         "expected a resource (an object with uri and name), a resource template (uriTemplate"
         ' and name), a list of them, or a saved list result ({"resources": [...]} or'
@@ -58,8 +45,8 @@ def resources_in(document: Any, label: str) -> tuple[list[ResourceSource], list[
 
 def _lists(
     holder: dict[str, Any], label: str, pointer: str
-) -> tuple[list[ResourceSource], list[Diagnostic]]:
-    found: list[ResourceSource] = []
+) -> tuple[list[Source], list[Diagnostic]]:
+    found: list[Source] = []
     problems: list[Diagnostic] = []
     for field in LISTS:
         if field in holder:
@@ -71,15 +58,15 @@ def _lists(
     return found, problems
 
 
-def _items(items: Any, label: str, pointer: str) -> tuple[list[ResourceSource], list[Diagnostic]]:
+def _items(items: Any, label: str, pointer: str) -> tuple[list[Source], list[Diagnostic]]:
     if not isinstance(items, list):
         return [], [error(label, pointer, "expected a list of resources or resource templates")]
-    found: list[ResourceSource] = []
+    found: list[Source] = []
     problems: list[Diagnostic] = []
     for index, item in enumerate(items):
         where = pointer_join(pointer, index)
         if isinstance(item, dict):
-            found.append(ResourceSource(label, where, item))
+            found.append(_source(label, where, item))
         else:
             problems.append(error(label, where, "expected a resource or resource template object"))
     return found, problems
@@ -87,7 +74,7 @@ def _items(items: Any, label: str, pointer: str) -> tuple[list[ResourceSource], 
 
 def load_resources(
     root: Path, globs: Iterable[str], *, allow_outside: bool = False
-) -> tuple[list[ResourceSource], list[Diagnostic]]:
+) -> tuple[list[Source], list[Diagnostic]]:
     """Every resource and template of the project and its problems; no file is none."""
     sources, problems, _ = read_definition_files(
         root, globs, "resource", resources_in, allow_outside=allow_outside

@@ -7,7 +7,6 @@ import math
 import sys
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -15,15 +14,7 @@ import yaml
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load.containment import outside_message
-
-
-@dataclass(frozen=True)
-class ToolSource:
-    """One tool definition as authored, and where it came from."""
-
-    file: str  # path relative to the project root, as printed in diagnostics
-    pointer: str  # JSON pointer of the tool inside its file
-    definition: dict[str, Any]
+from mcp_schemagen.source import Source
 
 
 class _DuplicateKey(ValueError):
@@ -265,12 +256,12 @@ def not_json(value: Any, label: str, pointer: str) -> list[Diagnostic]:
     ]
 
 
-def tools_in(document: Any, label: str) -> tuple[list[ToolSource], list[Diagnostic]]:
+def tools_in(document: Any, label: str) -> tuple[list[Source], list[Diagnostic]]:
     """The tools a parsed file holds, by shape: a tool, a list, or a tools/list result."""
     found, problems = definitions_in(
         document, label, "tools", "a tool (an object with name and inputSchema)"
     )
-    return [ToolSource(label, pointer, item) for pointer, item in found], problems
+    return [Source("tool", label, pointer, item) for pointer, item in found], problems
 
 
 def definitions_in(
@@ -357,12 +348,12 @@ def outside_tool_files(root: Path, globs: Iterable[str]) -> list[str]:
     )
 
 
-Source = TypeVar("Source")
+Found = TypeVar("Found")
 
 
 def load_tools(
     root: Path, globs: Iterable[str], *, allow_outside: bool = False
-) -> tuple[list[ToolSource], list[Diagnostic], list[Path]]:
+) -> tuple[list[Source], list[Diagnostic], list[Path]]:
     """Every tool of the project, its problems, and the files read (for provenance).
     A match that leads outside the project is reported, never read (unless allowed)."""
     return read_definition_files(root, globs, "tool", tools_in, allow_outside=allow_outside)
@@ -372,15 +363,15 @@ def read_definition_files(
     root: Path,
     globs: Iterable[str],
     kind: str,
-    shape: Callable[[Any, str], tuple[list[Source], list[Diagnostic]]],
+    shape: Callable[[Any, str], tuple[list[Found], list[Diagnostic]]],
     *,
     allow_outside: bool = False,
-) -> tuple[list[Source], list[Diagnostic], list[Path]]:
+) -> tuple[list[Found], list[Diagnostic], list[Path]]:
     """The definitions of one kind (tools, prompts) in the files ``globs`` match, read by
     ``shape``; their problems; the files read. The same checks for every kind: file names,
     links leading outside the project (reported, never read unless allowed), YAML/JSON."""
     globs = tuple(globs)
-    sources: list[Source] = []
+    sources: list[Found] = []
     problems: list[Diagnostic] = []
     files = find_tool_files(root, globs, allow_outside=allow_outside)
     if not allow_outside:
@@ -403,8 +394,8 @@ def read_definition_files(
 def definitions_of(
     parsed: tuple[Any, list[Diagnostic]],
     label: str,
-    shape: Callable[[Any, str], tuple[list[Source], list[Diagnostic]]],
-) -> tuple[list[Source], list[Diagnostic]]:
+    shape: Callable[[Any, str], tuple[list[Found], list[Diagnostic]]],
+) -> tuple[list[Found], list[Diagnostic]]:
     """The definitions in one parsed file (parse_file or parse_bytes), once its content is
     plain JSON data, read by ``shape``; or the problems that stop it being read."""
     document, problems = parsed

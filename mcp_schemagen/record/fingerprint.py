@@ -1,11 +1,13 @@
-"""Digests of everything a build reads, named the way the provenance headers print them."""
+"""Digests of everything a build reads, named the way the provenance headers print them
+(GENERATOR_INPUT, compile/project.py, labels the generator's own)."""
 
 from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
 
-from mcp_schemagen import __version__
+from mcp_schemagen import GENERATOR_INPUT, __version__
+from mcp_schemagen.kinds import with_files
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.load.specs import get_revision
 from mcp_schemagen.load.tools import find_tool_files, tool_label
@@ -13,7 +15,6 @@ from mcp_schemagen.package_data import data_dir
 from mcp_schemagen.render.provenance import sha256_text
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # mcp_schemagen, not this folder
-GENERATOR_INPUT = "mcp-codegen"  # the label of the generator's own fingerprint
 
 
 @cache
@@ -47,16 +48,11 @@ def input_digests(config: Config) -> dict[str, str]:
         GENERATOR_INPUT: generator_fingerprint(),
         "pyproject.toml": sha256_text(config.pyproject.read_bytes()),
     }
-    for path in find_tool_files(config.root, config.tool_globs, allow_outside=config.allow_outside):
-        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
-    for path in find_tool_files(
-        config.root, config.prompt_globs, allow_outside=config.allow_outside
-    ):
-        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
-    for path in find_tool_files(
-        config.root, config.resource_globs, allow_outside=config.allow_outside
-    ):
-        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
+    for kind in with_files():  # each kind's files, in the table's order
+        assert kind.config_key is not None
+        globs = config.globs(kind.config_key)
+        for path in find_tool_files(config.root, globs, allow_outside=config.allow_outside):
+            inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
     for path in content_files(config):  # a static resource's content, read at build
         inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
     for revision in config.revisions:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_schemagen.compile.ir import CompiledTool
+from mcp_schemagen.compile.project import Project
 from mcp_schemagen.compile.prompts import CompiledPrompt
 from mcp_schemagen.compile.resources import CompiledResource
 from mcp_schemagen.naming import docstring_literal, python_identifier, string_literal
@@ -235,20 +236,14 @@ def tool_schemas(tools: Sequence[CompiledTool]) -> dict[str, dict[str, Any]]:
 
 
 def client_modules(
-    template: Any,
-    *,
-    header: str,
-    machinery_header: str,
-    server_name: str,
-    server_module: str | None,
-    tools: Sequence[CompiledTool],
-    prompts: Sequence[CompiledPrompt] = (),
-    resources: Sequence[CompiledResource] = (),
+    template: Any, project: Project, *, header: str, machinery_header: str
 ) -> dict[str, str]:
     """``client.py`` and ``_client.py`` (paths relative to the package) before formatting;
-    ``template(name, **values)`` renders a template of templates/package/."""
+    ``template(name, **values)`` renders a template of templates/package/. A project
+    without a server package (``project.package`` None) is a standalone client."""
+    tools, resources, server_module = project.tools, project.resources, project.package
     tool_methods = [tool_method(t) for t in tools]
-    prompt_methods = [prompt_method(p) for p in prompts]
+    prompt_methods = [prompt_method(p) for p in project.prompts]
     aliases = {a.name for r in resources for a in r.aliases}
     used = sorted({n for _, names in (*tool_methods, *prompt_methods) for n in names} | aliases)
     taken = frozenset(used) | _OWN_NAMES
@@ -260,7 +255,7 @@ def client_modules(
         "client.py": template(
             "client.py.jinja",
             header=header,
-            server_name_text=_plain(server_name),
+            server_name_text=_plain(project.server_name),
             own_server=server_module is not None,
             example_method=example,
             type_imports=", ".join(used),

@@ -13,17 +13,19 @@ from pathlib import Path
 from mcp_schemagen import caches
 from mcp_schemagen.check.tool_checks import check_tool
 from mcp_schemagen.compile.compiler import compile_tools
+from mcp_schemagen.compile.project import Project
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, error, warning
 from mcp_schemagen.load.published import publish
-from mcp_schemagen.load.tools import ToolSource, load_tools
+from mcp_schemagen.load.tools import load_tools
 from mcp_schemagen.naming import docstring_literal, python_identifier
 from mcp_schemagen.render.client import client_modules
 from mcp_schemagen.render.formatting import format_modules
 from mcp_schemagen.render.output import OutputFile
-from mcp_schemagen.render.package import _template
 from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.render.runtime_copy import RUNTIME_DIR
+from mcp_schemagen.render.templates import template
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES
+from mcp_schemagen.source import Source
 
 # The runtime modules the client imports (and the one validation imports): the validator
 # the server uses, so a standalone client checks exactly as a generated server would, and
@@ -42,12 +44,12 @@ def package_name(listing: Path) -> str:
     return name + "_client"
 
 
-def load_listing(files: Sequence[Path]) -> tuple[list[ToolSource], list[Diagnostic]]:
+def load_listing(files: Sequence[Path]) -> tuple[list[Source], list[Diagnostic]]:
     """Every tool of the files; tools the build would refuse are left out of the client
     with a warning naming the problem (someone else's server is what it is: a tool whose
     x-mcp-header is malformed, or whose schema points at a network $ref the client must
     never fetch, cannot be called safely)."""
-    sources: list[ToolSource] = []
+    sources: list[Source] = []
     problems: list[Diagnostic] = []
     for path in files:
         if not path.is_file():
@@ -60,7 +62,7 @@ def load_listing(files: Sequence[Path]) -> tuple[list[ToolSource], list[Diagnost
         sources += found
     if any(p.level is Level.ERROR for p in problems):
         raise BuildError(problems)
-    kept: list[ToolSource] = []
+    kept: list[Source] = []
     for source in sources:
         errors = [
             d
@@ -108,7 +110,7 @@ def load_listing(files: Sequence[Path]) -> tuple[list[ToolSource], list[Diagnost
     return unique, problems
 
 
-def _callable_shape(source: ToolSource) -> bool:
+def _callable_shape(source: Source) -> bool:
     """Whether a definition has what a call needs: a name and an object inputSchema."""
     name, schema = source.definition.get("name"), source.definition.get("inputSchema")
     return isinstance(name, str) and bool(name) and isinstance(schema, dict)
@@ -155,14 +157,8 @@ def standalone_client(
         modules[f"_types/{tool.input_module}.py"] = top + tool.input_types.source
         if tool.output_module is not None and tool.output_types is not None:
             modules[f"_types/{tool.output_module}.py"] = top + tool.output_types.source
-    modules |= client_modules(
-        _template,
-        header=top,
-        machinery_header=none,
-        server_name=package,
-        server_module=None,
-        tools=tools,
-    )
+    standalone = Project(server_name=package, config=None, inputs=dict(inputs), tools=tuple(tools))
+    modules |= client_modules(template, standalone, header=top, machinery_header=none)
     ordered = dict(sorted(modules.items()))
     formatted = format_modules(list(ordered.values()))
     outputs = [

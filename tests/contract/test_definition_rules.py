@@ -45,8 +45,8 @@ def _snapshot(tools: list[dict[str, Any]], prompts: list[dict[str, Any]]) -> Sna
     return Snapshot(
         "x",
         {
-            "tools": [Definition(f"tools/{t['name']}.json", "", t) for t in tools],
-            "prompts": [Definition(f"prompts/{p['name']}.yaml", "", p) for p in prompts],
+            "tools": [Definition("tool", f"tools/{t['name']}.json", "", t) for t in tools],
+            "prompts": [Definition("prompt", f"prompts/{p['name']}.yaml", "", p) for p in prompts],
         },
     )
 

@@ -39,10 +39,12 @@ def _snapshot(resources: list[dict[str, Any]], templates: list[dict[str, Any]]) 
         "x",
         {
             "resources": [
-                Definition("resources/r.json", f"/{i}", r) for i, r in enumerate(resources)
+                Definition("resource", "resources/r.json", f"/{i}", r)
+                for i, r in enumerate(resources)
             ],
             "resourceTemplates": [
-                Definition("resources/t.json", f"/{i}", t) for i, t in enumerate(templates)
+                Definition("resource template", "resources/t.json", f"/{i}", t)
+                for i, t in enumerate(templates)
             ],
         },
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -183,6 +184,36 @@ def test_no_generator_module_is_too_long_to_read() -> None:
     assert long == {}
 
 
+# The generator's own modules (the runtime, being split by era and folder, keeps
+# LONGEST_MODULE until then).
+LONGEST_GENERATOR_MODULE = 450
+
+
+def test_no_generator_module_is_over_450_lines() -> None:
+    long = {
+        path.relative_to(PACKAGE).as_posix(): lines
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if RUNTIME not in path.parents
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_GENERATOR_MODULE
+    }
+    assert long == {}
+
+
+def test_the_pre_commit_path_imports_no_check_compile_or_render_module() -> None:
+    """`check` on an unchanged project imports freshness.py only; the table of kinds it
+    reads (through the build record's inputs) must not pull each kind's checks in."""
+    probe = (
+        "import sys, mcp_schemagen.freshness; print(' '.join(sorted(m for m in sys.modules"
+        " if m.startswith(('mcp_schemagen.compile', 'mcp_schemagen.render.package',"
+        " 'mcp_schemagen.check.tool_checks', 'mcp_schemagen.check.prompt_checks',"
+        " 'mcp_schemagen.check.resource_checks', 'jsonschema', 'jinja2')))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.split() == []
+
+
 def test_templates_folder_holds_jinja_only() -> None:
     others = [
         p.relative_to(REPO).as_posix()
@@ -217,11 +248,23 @@ STAGE_ORDER: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "ground",
         frozenset(
-            {"__init__", "naming", "diagnostics", "package_data", "atomic", "caches", "schema"}
+            {
+                "__init__",
+                "naming",
+                "diagnostics",
+                "package_data",
+                "atomic",
+                "caches",
+                "schema",
+                "source",
+            }
         ),
     ),
     ("load", frozenset({"load"})),
     ("check", frozenset({"check"})),
+    # The table of kinds: its rows name each kind's reader (load) and checks (check), and
+    # every later stage reads the rows.
+    ("kinds", frozenset({"kinds", "kind_sources"})),
     ("compile", frozenset({"compile"})),
     ("render", frozenset({"render"})),
     ("record", frozenset({"record"})),
@@ -229,7 +272,20 @@ STAGE_ORDER: tuple[tuple[str, frozenset[str]], ...] = (
     ("write", frozenset({"write"})),
     ("protocol_models", frozenset({"protocol_models"})),
     ("contract", frozenset({"contract"})),  # `mcp-codegen breaking`: reads, never writes
-    ("commands", frozenset({"install_source", "pipeline", "freshness", "scaffold", "cli"})),
+    (
+        "commands",
+        frozenset(
+            {
+                "install_source",
+                "pipeline",
+                "freshness",
+                "scaffold",
+                "cli",
+                "cli_options",
+                "cli_breaking",
+            }
+        ),
+    ),
 )
 
 
