@@ -33,8 +33,8 @@ from .. import jsonrpc
 from ..jsonrpc import RequestId, RpcError, Send
 from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, Revision
 from ..session import Session
+from ..session.outbound import ClientGone
 from .errors import ClientError, ClientTimeout, InteractionError, InvalidAnswer
-from .outbound import ClientGone
 from .request_state import RequestStateSeal, call_binding
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from typing import Any
 from .. import jsonrpc
 from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
-from ..conversion import for_revision
 from ..core.completion import answer
+from ..core.conversion import for_revision
 from ..core.lifecycle import handler_error, run_call
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..prompt_result import PromptResult, user

@@ -28,12 +28,12 @@ from ..core.lifecycle import handler_error, run_call
 from ..core.listing import CACHE_SCOPES, ListCaching
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
+from ..protocol.resources import not_found
 from ..session import Session
 from ..shorten import shorten
 from ..validation import LazyValidators
 from ..workers import Placement
 from .result import ResourceResult
-from .revisions import not_found
 from .table import ResourceEntry
 
 READER_CACHING = ListCaching(0, "private")

@@ -8,7 +8,7 @@ none of these methods exists and no capability says otherwise.
   add or remove the URI in the session's ``subscriptions``; a session hears
   ``notifications/resources/updated`` for those URIs and every declared
   ``notifications/KIND/list_changed`` once it is initialized: over stdio between
-  responses (``follow``), over Streamable HTTP on its GET stream (``standalone.py``).
+  responses (``follow``), over Streamable HTTP on its GET stream (``http/standalone.py``).
 - 2026-07-28: ``subscriptions/listen`` opens a stream that starts with
   ``notifications/subscriptions/acknowledged`` (what the server agreed to of the
   client's filter: only what it declares) and carries exactly the notices the filter
