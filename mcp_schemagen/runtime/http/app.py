@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ..auth.principal import current_principal
 from ..core.envelope import parse_error
 from ..exact_json import loads as exact_loads
 from ..jsonrpc import RpcError
@@ -60,6 +61,8 @@ class McpHttpApp:
         self, server: Server, settings: HttpSettings | None = None, store: Store | None = None
     ) -> None:
         self.server = server
+        # Each request's principal (RequestContext) is the one the guard admitted it with.
+        server.principal_of = current_principal
         self.settings = settings if settings is not None else HttpSettings.from_environment()
         self.store = (
             store

@@ -29,6 +29,7 @@ from .. import jsonrpc
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INVALID_PARAMS
 from ..session import Session
+from ..session.request import RequestContext
 from ..shorten import shorten
 from .announce import serving
 from .hub import Hub
@@ -104,9 +105,13 @@ class Subscriptions:
 
     # ------------------------------------------------------------------ methods
 
-    def route(
-        self, request_id: RequestId, method: str, params: dict[str, Any], session: Session
-    ) -> Reply:
+    def route(self, request: RequestContext) -> Reply:
+        request_id, method, params, session = (
+            request.id,
+            request.method,
+            request.params,
+            request.session,
+        )
         if method == "subscriptions/listen":
             agreed = self.agreed(params.get("notifications"))
             return self._listen(request_id, agreed, session)
