@@ -36,11 +36,11 @@ from typing import Any
 
 import orjson
 
-from .jsonrpc import RpcError
-from .protocol import INVALID_REQUEST
-from .server import Server
-from .session import Session
-from .workers import jobs_waiting
+from ..jsonrpc import RpcError
+from ..protocol import INVALID_REQUEST
+from ..server import Server
+from ..session import Session
+from ..workers import jobs_waiting
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 SHUTDOWN_GRACE_SECONDS = 10.0
