@@ -21,7 +21,7 @@ from mcp_schemagen.load.resource_content import read_content
 from mcp_schemagen.naming import python_identifier
 from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.protocol import BY_NAME
-from mcp_schemagen.runtime.resources.revisions import (
+from mcp_schemagen.runtime.protocol.resources import (
     RESOURCE_FIELDS,
     TEMPLATE_FIELDS,
     publish_resource,

@@ -11,7 +11,7 @@ from mcp_schemagen.contract.changes import Category, Change
 from mcp_schemagen.contract.snapshot import LISTINGS, Definition, key_of
 from mcp_schemagen.diagnostics import pointer_join
 from mcp_schemagen.runtime.protocol import BY_NAME, Revision
-from mcp_schemagen.runtime.resources.revisions import publish_resource as _publish_resource
+from mcp_schemagen.runtime.protocol.resources import publish_resource as _publish_resource
 
 Publisher = Callable[[Revision, dict[str, Any]], dict[str, Any]]
 

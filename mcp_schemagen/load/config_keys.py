@@ -29,7 +29,7 @@ from mcp_schemagen.load.published import known_tool_fields
 from mcp_schemagen.load.specs import revision_names
 from mcp_schemagen.runtime.core.listing import CACHE_SCOPES, DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
 from mcp_schemagen.runtime.protocol import DEFAULT_NAMES, REVISIONS
-from mcp_schemagen.runtime.resources.revisions import RESOURCE_FIELDS, TEMPLATE_FIELDS
+from mcp_schemagen.runtime.protocol.resources import RESOURCE_FIELDS, TEMPLATE_FIELDS
 from mcp_schemagen.runtime.subscriptions.notices import LIST_KINDS
 
 DEFAULT_TOOL_GLOBS = ("tools/*.json", "tools/*.yaml", "tools/*.yml")

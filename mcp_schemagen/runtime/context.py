@@ -27,6 +27,7 @@ from .asking.interaction import Channel, SessionChannel
 from .jsonrpc import RequestId, notification
 from .protocol import LOG_RANK, Revision
 from .session import Session
+from .session.request import RequestContext
 
 if TYPE_CHECKING:
     from .auth.principal import Principal
@@ -40,6 +41,7 @@ class Context(Asking):
     __slots__ = (
         "_asking",
         "_log_rank",
+        "_principal",
         "_progress_token",
         "_session",
         "request_id",
@@ -47,23 +49,17 @@ class Context(Asking):
         "tool",
     )
 
-    def __init__(
-        self,
-        session: Session,
-        revision: Revision,
-        request_id: RequestId,
-        tool: str,
-        progress_token: RequestId | None,
-        log_rank: int | None,
-        channel: Channel | None = None,
-    ) -> None:
-        self._session = session
+    def __init__(self, request: RequestContext, tool: str, channel: Channel | None = None) -> None:
+        """``tool`` is what the handler serves (a tool's, prompt's name, a resource's URI),
+        ``channel`` the 2026-07-28 round's channel to the client (None: the session's)."""
+        self._session: Session = request.session
         self._asking = channel  # None: the session's channel, made on first use
-        self._progress_token = progress_token
+        self._progress_token = request.progress_token
         # None: follow the session's logging/setLevel; -1: send no log messages.
-        self._log_rank = log_rank
-        self.revision = revision
-        self.request_id = request_id
+        self._log_rank = request.log_rank
+        self._principal = request.principal
+        self.revision: Revision = request.revision
+        self.request_id: RequestId = request.id
         self.tool = tool
 
     @property
@@ -74,9 +70,7 @@ class Context(Asking):
     def principal(self) -> Principal | None:
         """Who is calling: the access token's subject, client, scopes and claims (over
         HTTP with authorization; None otherwise). Never the token itself."""
-        from .auth.principal import current_principal  # set by the HTTP app only
-
-        return current_principal()
+        return self._principal
 
     @property
     def progress_token(self) -> RequestId | None:

@@ -66,7 +66,7 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 def parser(package: str) -> argparse.ArgumentParser:
     import argparse
 
-    from .auth import setup as auth_setup
+    from .http import auth_setup
     from .http.settings import HttpSettings
 
     parser = argparse.ArgumentParser(
@@ -155,7 +155,7 @@ def main(
         claim_stdout()
         run_stdio(_loaded(server), max_inflight=limit)
         return
-    from .auth import setup as auth_setup
+    from .http import auth_setup
     from .http.settings import HttpSettings
 
     cli = parser(package)
@@ -228,7 +228,7 @@ def _check_store(url: str, package: str) -> None:
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        from .redis_store import closed
+        from .store.redis_store import closed
     except ImportError:
         sys.exit(
             f"--store {_shown(url)} needs the redis package: "
@@ -321,7 +321,7 @@ def serve_http(
         import uvicorn
     except ImportError:
         sys.exit(f"--http needs uvicorn: pip install '{package.replace('_', '-')}[http]'")
-    from .store_url import is_redis_url
+    from .store.url import is_redis_url
 
     if is_redis_url(settings.store):
         _check_store(str(settings.store), package)
@@ -349,7 +349,7 @@ def started_line(
     server: Server, package: str, settings: HttpSettings, host: str, port: int, workers: int
 ) -> str:
     """What ``--http`` prints on stderr as it starts: where, what, how (no secrets)."""
-    from .store_url import is_redis_url
+    from .store.url import is_redis_url
 
     shown_host = f"[{host}]" if ":" in host else host
     store = _shown(str(settings.store)) if is_redis_url(settings.store) else "memory (this process)"

@@ -7,7 +7,8 @@ Notifications a handler sends (log, progress) go out through ``Session.send``.
 
 ``Server`` only composes the core's parts (see core/): the envelope unwraps messages,
 negotiation picks the revision that answers each request, the lister pages tools/list,
-and the calls run tools/call; ``_route`` sends each method to its part.
+and the calls run tools/call; ``_route`` makes each request's ``RequestContext`` and
+hands it to the part the method table (``methods``) names.
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from .jsonrpc import Reply, RequestId, RpcError, Send
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
 from .registry import ToolEntry
 from .session import Session
+from .session.request import RequestContext
 from .subscriptions.serving import Subscriptions
 
 if TYPE_CHECKING:
+    from .auth.principal import Principal
     from .prompts.serving import Prompts
     from .prompts.table import PromptEntry
     from .resources.serving import Resources
@@ -119,6 +122,9 @@ class Server:
             self.prompts  # noqa: B018
         if resources:
             self.resources  # noqa: B018
+        # Who is calling, read once per request: the HTTP app with authorization sets it
+        # (http/auth_setup.py); None: no principal (stdio, HTTP without authorization).
+        self.principal_of: Callable[[], Principal | None] | None = None
         self.envelope = Envelope(self._route, self.negotiation.latest)
         self._default_session = Session()
 
@@ -192,6 +198,29 @@ class Server:
 
     # ----------------------------------------------------------------- routing
 
+    @cached_property
+    def methods(self) -> dict[str, Callable[[RequestContext], Reply]]:
+        """The method table: what answers each method once its request's revision is
+        resolved (initialize and a ping before it are answered first, in ``_route``).
+        Negotiation refuses a method the server or the revision does not serve, so a
+        method here is only reached where it is served."""
+        return {
+            "tools/call": self.calls.call,
+            "tools/list": lambda request: self._page(self.tool_list, request),
+            "prompts/list": lambda request: self._page(self.prompt_list, request),
+            "prompts/get": lambda request: self.prompts.get(request),
+            "resources/read": lambda request: self.resources.read(request),
+            "resources/list": lambda request: self._page(self.resource_list, request),
+            "resources/templates/list": lambda request: self._page(self.template_list, request),
+            "completion/complete": self._complete,
+            **dict.fromkeys(SUBSCRIPTION_METHODS, self.subscriptions.route),
+            "server/discover": lambda request: jsonrpc.result(
+                request.id, self.negotiation.discover()
+            ),
+            "logging/setLevel": _set_level,
+            "ping": lambda request: jsonrpc.result(request.id, {}),
+        }
+
     def _route(
         self, request_id: RequestId, method: str, params: dict[str, Any], session: Session
     ) -> Reply:
@@ -202,41 +231,30 @@ class Server:
         if resolved is None:  # ping before initialize
             return jsonrpc.result(request_id, {})
         revision, meta, log_rank = resolved
-        if method == "tools/call":
-            return self.calls.call(request_id, params, meta, revision, log_rank, session)
-        if method == "tools/list":
-            page = self.tool_list.page(revision, params.get("cursor"))
-            return jsonrpc.cached_result(request_id, page)
-        if method == "prompts/list":
-            page = self.prompt_list.page(revision, params.get("cursor"))
-            return jsonrpc.cached_result(request_id, page)
-        if method == "prompts/get":
-            return self.prompts.get(request_id, params, meta, revision, log_rank, session)
-        if method == "resources/read":
-            return self.resources.read(request_id, params, meta, revision, log_rank, session)
-        if method == "resources/list":
-            page = self.resource_list.page(revision, params.get("cursor"))
-            return jsonrpc.cached_result(request_id, page)
-        if method == "resources/templates/list":
-            page = self.template_list.page(revision, params.get("cursor"))
-            return jsonrpc.cached_result(request_id, page)
-        if method == "completion/complete":
-            ref = params.get("ref")
-            if type(ref) is dict and ref.get("type") == "ref/resource":
-                return self.resources.complete(
-                    request_id, params, meta, revision, log_rank, session
-                )
-            return self.prompts.complete(request_id, params, meta, revision, log_rank, session)
-        if method in SUBSCRIPTION_METHODS:
-            return self.subscriptions.route(request_id, method, params, session)
-        if method == "server/discover":
-            return jsonrpc.result(request_id, negotiation.discover())
-        if method == "logging/setLevel":
-            rank = log_rank_of(params.get("level"))
-            if rank < 0:
-                raise RpcError(INVALID_PARAMS, "logging/setLevel needs a level")
-            session.log_rank = rank
-            return jsonrpc.result(request_id, {})
-        if method == "ping":
-            return jsonrpc.result(request_id, {})
-        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")  # pragma: no cover
+        answer = self.methods.get(method)
+        if answer is None:  # pragma: no cover (negotiation refuses it first)
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        principal = None if self.principal_of is None else self.principal_of()
+        request = RequestContext(
+            request_id, method, params, meta, revision, session, log_rank, principal
+        )
+        return answer(request)
+
+    @staticmethod
+    def _page(lister: Lister, request: RequestContext) -> bytes:
+        page = lister.page(request.revision, request.params.get("cursor"))
+        return jsonrpc.cached_result(request.id, page)
+
+    def _complete(self, request: RequestContext) -> Reply:
+        ref = request.params.get("ref")
+        if type(ref) is dict and ref.get("type") == "ref/resource":
+            return self.resources.complete(request)
+        return self.prompts.complete(request)
+
+
+def _set_level(request: RequestContext) -> Reply:
+    rank = log_rank_of(request.params.get("level"))
+    if rank < 0:
+        raise RpcError(INVALID_PARAMS, "logging/setLevel needs a level")
+    request.session.log_rank = rank
+    return jsonrpc.result(request.id, {})

@@ -21,8 +21,8 @@ RUNTIME_THIRD_PARTY = frozenset({"orjson", "jsonschema_rs"})
 RUNTIME_LAZY = {
     ("main.py", "uvicorn"),
     ("main.py", "redis"),
-    ("store_url.py", "redis"),
-    ("redis_store.py", "redis"),
+    ("store/url.py", "redis"),
+    ("store/redis_store.py", "redis"),
     ("auth/tokens.py", "jwt"),
     ("http/deadlines.py", "uvicorn"),  # its classes subclass uvicorn's protocols
 }  # paths under runtime/
@@ -173,6 +173,111 @@ def test_the_cycle_finder_sees_type_checking_imports(tmp_path: Path) -> None:
     assert edges["http.wire"] == {"jsonrpc", "store"}
     assert edges["store"] == {"http.app"}
     assert _cycles(edges) == [["http.app", "http.sessions"]]
+
+
+# The runtime's layers, bottom up. A folder of the runtime, or a module at its top (a node
+# of its own), imports only from its own layer or a lower one; within a layer no folders
+# import each other in a circle (the test above it). docs/architecture.md, "Runtime
+# layers", says the same in words.
+RUNTIME_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    (
+        "ground",  # values and helpers that know no protocol revision
+        frozenset(
+            {
+                "__init__",
+                "exact_json",
+                "jsonrpc",
+                "shorten",
+                "workers",
+                "content",
+                "validation",
+                "handler_lookup",
+                "result",
+                "prompt_result",
+            }
+        ),
+    ),
+    ("facts", frozenset({"protocol", "registry", "store"})),  # revisions, tools, shared state
+    ("session", frozenset({"session", "auth"})),  # one client: its session, its principal
+    ("handler", frozenset({"asking", "context"})),  # what a running handler sees and asks
+    ("core", frozenset({"core"})),  # negotiation, listing, one call's lifecycle
+    ("features", frozenset({"prompts", "resources", "subscriptions"})),
+    ("server", frozenset({"server"})),  # the method table every transport hands messages to
+    ("transports", frozenset({"stdio", "http"})),  # http wraps its endpoint in auth's guard
+    ("main", frozenset({"main"})),
+)
+
+
+def _folder_edges(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph seen by folder: a runtime folder, or a module at the runtime's
+    top, is one node; an import between two of them is an edge (all kinds of import, as
+    ``_runtime_edges`` counts them)."""
+    folders: dict[str, set[str]] = {name.split(".")[0]: set() for name in edges}
+    for name, targets in edges.items():
+        folders[name.split(".")[0]] |= {t.split(".")[0] for t in targets}
+    for folder, targets in folders.items():
+        targets.discard(folder)
+    return folders
+
+
+def _upward_imports(
+    folders: dict[str, set[str]], layers: tuple[tuple[str, frozenset[str]], ...]
+) -> list[str]:
+    """Each import of a folder from a layer above its own, as text; an AssertionError
+    for a folder no layer names."""
+    rank = {folder: index for index, (_, members) in enumerate(layers) for folder in members}
+    unplaced = sorted(set(folders) - rank.keys())
+    assert unplaced == [], f"runtime folders in no layer: {unplaced}; add them to RUNTIME_LAYERS"
+    return [
+        f"{folder} ({layers[rank[folder]][0]}) imports {target} ({layers[rank[target]][0]})"
+        for folder in sorted(folders)
+        for target in sorted(folders[folder])
+        if rank[target] > rank[folder]
+    ]
+
+
+def test_runtime_folders_import_each_other_without_circles() -> None:
+    assert _cycles(_folder_edges(_runtime_edges())) == []
+
+
+def test_runtime_folders_import_only_their_own_layer_or_lower() -> None:
+    assert _upward_imports(_folder_edges(_runtime_edges()), RUNTIME_LAYERS) == []
+
+
+def test_every_runtime_layer_names_only_folders_that_exist() -> None:
+    folders = set(_folder_edges(_runtime_edges()))
+    assert [f for _, members in RUNTIME_LAYERS for f in sorted(members - folders)] == []
+
+
+def test_the_folder_checks_see_circles_no_module_cycle_shows(tmp_path: Path) -> None:
+    """Two folders that need each other only through ``if TYPE_CHECKING`` one way and an
+    import inside a function the other way make no module cycle, yet are a circle of
+    folders; the layer check names the import that runs up."""
+    for folder in ("http", "subscriptions"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "http" / "app.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from ..subscriptions.serving import Subscriptions\n"
+    )
+    (tmp_path / "http" / "stream.py").write_text("")
+    (tmp_path / "subscriptions" / "serving.py").write_text("")
+    (tmp_path / "subscriptions" / "standalone.py").write_text(
+        "def streams():\n    from ..http import stream\n"
+    )
+    edges = _runtime_edges(tmp_path)
+    assert _cycles(edges) == []
+    folders = _folder_edges(edges)
+    assert _cycles(folders) == [["http", "subscriptions"]]
+    layers = (
+        ("ground", frozenset({"__init__"})),
+        ("features", frozenset({"subscriptions"})),
+        ("transports", frozenset({"http"})),
+    )
+    assert _upward_imports(folders, layers) == [
+        "subscriptions (features) imports http (transports)"
+    ]
 
 
 def test_no_generator_module_is_too_long_to_read() -> None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from mcp_schemagen.runtime.auth.challenge import challenge, resource_metadata
-from mcp_schemagen.runtime.auth.guard import _bearer, _callable_tools
 from mcp_schemagen.runtime.auth.keys import discovery_urls
 from mcp_schemagen.runtime.auth.scopes import ScopePolicy
 from mcp_schemagen.runtime.auth.settings import AuthConfigError, AuthSettings
+from mcp_schemagen.runtime.http.auth_guard import _bearer, _callable_tools
 
 ISSUER = "https://keycloak.example.com/realms/mcp"
 

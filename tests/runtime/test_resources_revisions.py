@@ -14,12 +14,12 @@ import pytest
 from mcp_schemagen.runtime.asking.questions import form
 from mcp_schemagen.runtime.context import get_context
 from mcp_schemagen.runtime.protocol import BY_NAME, NAMES
-from mcp_schemagen.runtime.resources.result import ResourceResult
-from mcp_schemagen.runtime.resources.revisions import (
+from mcp_schemagen.runtime.protocol.resources import (
     RESOURCE_FIELDS,
     TEMPLATE_FIELDS,
     publish_resource,
 )
+from mcp_schemagen.runtime.resources.result import ResourceResult
 from mcp_schemagen.runtime.resources.table import load_resources
 from mcp_schemagen.runtime.server import Server
 from tests.support.spec_check import spec

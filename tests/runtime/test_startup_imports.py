@@ -54,7 +54,7 @@ HTTP_ONLY = (
     "example_server._runtime.http.endpoint",
     "example_server._runtime.http.sessions",
     "example_server._runtime.store",
-    "example_server._runtime.redis_store",
+    "example_server._runtime.store.redis_store",
 )
 
 
@@ -62,7 +62,7 @@ HTTP_ONLY = (
 # runtime's modules named from the package).
 UNTIL_NEEDED = (
     "argparse",  # only options need it
-    "_runtime.auth.setup",  # only --http configures authorization
+    "_runtime.http.auth_setup",  # only --http configures authorization
     "_runtime.auth.settings",
     "_runtime.auth.principal",  # only the HTTP app sets a principal
     "_runtime.http.settings",

@@ -19,10 +19,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from mcp_schemagen.runtime import redis_store
 from mcp_schemagen.runtime.jsonrpc import RequestId
-from mcp_schemagen.runtime.store import LOST_CALL_CODE, MemoryStore, StoreUnavailable
-from mcp_schemagen.runtime.store_url import open_store
+from mcp_schemagen.runtime.store import LOST_CALL_CODE, MemoryStore, StoreUnavailable, redis_store
+from mcp_schemagen.runtime.store.url import open_store
 from tests.support.http_server import REDIS, RedisServer, redis_server, restartable_redis
 from tests.support.store_checks import contract, run_all
 

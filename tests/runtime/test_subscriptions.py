@@ -296,7 +296,7 @@ def test_hubs_of_two_workers_share_notices_through_redis_and_survive_a_restart(
     """A notice announced at one worker's hub reaches the listeners of both, once; while
     Redis is down an announcement neither raises nor stops the hub; after the restart the
     subscribers are back and notices flow again."""
-    from mcp_schemagen.runtime.store_url import open_store
+    from mcp_schemagen.runtime.store.url import open_store
     from mcp_schemagen.runtime.subscriptions.hub import Hub
 
     async def scenario() -> None:

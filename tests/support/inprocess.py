@@ -41,7 +41,7 @@ def runtime(dispatch: ModuleType) -> Any:
         registry = importlib_module(f"{PACKAGE}._runtime.registry")
         result = importlib_module(f"{PACKAGE}._runtime.result")
         context = importlib_module(f"{PACKAGE}._runtime.context")
-        conversion = importlib_module(f"{PACKAGE}._runtime.conversion")
+        conversion = importlib_module(f"{PACKAGE}._runtime.core.conversion")
         protocol = importlib_module(f"{PACKAGE}._runtime.protocol")
         stdio = importlib_module(f"{PACKAGE}._runtime.stdio")
         shorten = importlib_module(f"{PACKAGE}._runtime.shorten")

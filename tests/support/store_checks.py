@@ -15,7 +15,7 @@ import time
 
 from mcp_schemagen.runtime.jsonrpc import RequestId
 from mcp_schemagen.runtime.store import MemoryStore, Store
-from mcp_schemagen.runtime.store_url import open_store
+from mcp_schemagen.runtime.store.url import open_store
 
 
 async def contract(first: Store, second: Store) -> None:

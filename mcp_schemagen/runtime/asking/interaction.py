@@ -33,8 +33,9 @@ from .. import jsonrpc
 from ..jsonrpc import RequestId, RpcError, Send
 from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, Revision
 from ..session import Session
+from ..session.outbound import ClientGone
+from ..session.request import RequestContext
 from .errors import ClientError, ClientTimeout, InteractionError, InvalidAnswer
-from .outbound import ClientGone
 from .request_state import RequestStateSeal, call_binding
 
 if TYPE_CHECKING:
@@ -211,15 +212,12 @@ class RoundChannel(Channel):
 
 
 def round_channel(
-    params: Mapping[str, Any],
-    meta: Mapping[str, Any] | None,
-    revision: Revision,
-    seal: RequestStateSeal,
-    tool: str,
+    request: RequestContext, seal: RequestStateSeal, tool: str
 ) -> RoundChannel | None:
     """The channel of a 2026-07-28 tools/call (None in a session revision, whose channel
     is the session's); -32602 for answers of the wrong type."""
-    if meta is None or not revision.stateless:
+    params, meta = request.params, request.meta
+    if meta is None or not request.revision.stateless:
         return None
     if "inputResponses" in params and type(params["inputResponses"]) is not dict:
         raise RpcError(INVALID_PARAMS, "inputResponses must be an object of answers by key")

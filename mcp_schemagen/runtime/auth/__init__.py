@@ -2,7 +2,7 @@
 
 settings.py reads the configuration, keys.py discovers the authorization server and keeps
 its JWKS, tokens.py checks an access token, scopes.py says what a request needs,
-challenge.py writes the 401/403 answers and the protected resource metadata, guard.py
-puts them in front of the MCP endpoint, binding.py ties a session to its principal and
-principal.py is what handlers see.
+challenge.py writes the 401/403 answers and the protected resource metadata, binding.py
+ties a session to its principal and principal.py is what handlers see. HTTP puts them in
+front of the MCP endpoint (http/auth_guard.py): auth decides, the transport wraps.
 """

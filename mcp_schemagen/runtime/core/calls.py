@@ -8,16 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import jsonrpc
-from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
-from ..jsonrpc import Reply, RequestId, RpcError
+from ..jsonrpc import Reply, RpcError
 from ..protocol import INVALID_PARAMS, Revision
 from ..registry import PublishedForms, ToolEntry
-from ..session import Session
+from ..session.request import RequestContext
 from ..shorten import shorten
 from .dispatch_tool import DispatchTool
-from .lifecycle import run_call
+from .serving import Serving
 
 
 def dispatch_tools(
@@ -46,11 +44,10 @@ def dispatch_tools(
     return tools
 
 
-class Calls:
-    """Runs tools/call requests against ``tools``; ``stamp`` is the 2026-07-28 result
-    ``_meta``, ``request_state`` seals a 2026-07-28 call's answers between rounds."""
+class Calls(Serving):
+    """Runs tools/call requests against ``tools``."""
 
-    __slots__ = ("_stamp", "request_state", "tools")
+    __slots__ = ("tools",)
 
     def __init__(
         self,
@@ -58,19 +55,11 @@ class Calls:
         stamp: Mapping[str, Any],
         request_state: RequestStateSeal,
     ) -> None:
+        super().__init__(stamp, request_state)
         self.tools = tools
-        self._stamp = stamp
-        self.request_state = request_state
 
-    def call(
-        self,
-        request_id: RequestId,
-        params: dict[str, Any],
-        meta: dict[str, Any] | None,
-        revision: Revision,
-        log_rank: int | None,
-        session: Session,
-    ) -> Reply:
+    def call(self, request: RequestContext) -> Reply:
+        params, revision = request.params, request.revision
         name = params.get("name")
         if type(name) is not str:
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's name")
@@ -85,10 +74,6 @@ class Calls:
         problems = tool.invalid(arguments)
         if problems is not None:
             text = f"Invalid arguments for tool {name}: " + "; ".join(problems)
-            body = revision.invalid_arguments(text, problems)
-            return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
-        channel = round_channel(params, meta, revision, self.request_state, name)
-        kwargs = tool.keyword_arguments(arguments)
-        return run_call(
-            tool, kwargs, name, request_id, meta, revision, log_rank, session, channel, self._stamp
-        )
+            return self.result(request, revision.invalid_arguments(text, problems))
+        channel = self.channel(request, name)
+        return self.run(tool, tool.keyword_arguments(arguments), name, request, channel)

@@ -18,7 +18,7 @@ from typing import Any
 from .. import jsonrpc
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
-from ..session import Session
+from ..session.request import RequestContext
 from ..shorten import shorten
 from ..workers import Placement, runs_in_worker
 from .lifecycle import handler_error, run_call
@@ -94,31 +94,16 @@ class Completer:
 def answer(
     completer: Completer | None,
     enum_values: Callable[[str], list[str]],
-    request_id: RequestId,
-    params: Mapping[str, Any],
-    meta: dict[str, Any] | None,
-    revision: Revision,
-    log_rank: int | None,
-    session: Session,
+    request: RequestContext,
     stamp: Mapping[str, Any],
 ) -> Reply:
     """The reply to a completion request whose argument is checked: ``params["argument"]``
     holds a string ``value``."""
+    params = request.params
     value = params["argument"].get("value", "")
     arguments = context_arguments(params)
     if completer is None:
         body = completion_body(enum_values(value))
-        return jsonrpc.result(request_id, revision.stamp(body, stamp))
+        return jsonrpc.result(request.id, request.revision.stamp(body, stamp))
     kwargs = {"value": value, "arguments": arguments}
-    return run_call(
-        completer,
-        kwargs,
-        completer.label,
-        request_id,
-        meta,
-        revision,
-        log_rank,
-        session,
-        None,
-        stamp,
-    )
+    return run_call(completer, kwargs, completer.label, request, None, stamp)

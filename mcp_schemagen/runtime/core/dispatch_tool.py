@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import jsonrpc
-from ..conversion import (
+from ..jsonrpc import RequestId, RpcError
+from ..protocol import INTERNAL_ERROR, Revision
+from ..registry import ToolEntry
+from ..result import UNSET, ToolError, ToolResult
+from ..shorten import shorten
+from ..validation import Validator, compile_validator, describe_errors, too_deep
+from ..workers import Placement, runs_in_worker
+from .conversion import (
     OutputError,
     content_of,
     data_of,
@@ -23,13 +30,6 @@ from ..conversion import (
     json_value,
     text_block,
 )
-from ..jsonrpc import RequestId, RpcError
-from ..protocol import INTERNAL_ERROR, Revision
-from ..registry import ToolEntry
-from ..result import UNSET, ToolError, ToolResult
-from ..shorten import shorten
-from ..validation import Validator, compile_validator, describe_errors, too_deep
-from ..workers import Placement, runs_in_worker
 
 _IMMUTABLE = (str, int, float, bool, type(None))
 _NO_NAMES: frozenset[str] = frozenset()

@@ -6,7 +6,7 @@ wrong), a bad id or params, a batch where the revision has none or of more than
 ``MAX_BATCH`` messages. A well-formed request goes to the ``Route`` the server gives, which
 answers it (or raises ``RpcError``); notifications change the session, and a response
 wakes the handler that asked the client. With ``Session.admission`` set (HTTP), a request
-starts only with a free slot (core/admission.py), batch members one after another.
+starts only with a free slot (session/admission.py), batch members one after another.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from .. import exact_json, jsonrpc
 from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Revision
 from ..session import Session
+from ..session.admission import Slots
 from ..shorten import shorten
-from .admission import Slots
 
 # Answers one well-formed request (id, method, params as an object) or raises RpcError.
 Route = Callable[[RequestId, str, dict[str, Any], Session], Reply]

@@ -25,9 +25,9 @@ from .. import jsonrpc
 from ..asking.errors import ClientCapabilityMissing
 from ..asking.interaction import Channel, Interrupt
 from ..context import Context, enter, leave
-from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
+from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INTERNAL_ERROR, Revision
-from ..session import Session
+from ..session.request import RequestContext
 from ..shorten import shorten
 from ..workers import Placement, run_in_worker
 from .eager import start_task
@@ -63,20 +63,15 @@ def run_call(
     job: Job,
     kwargs: Mapping[str, Any],
     name: str,
-    request_id: RequestId,
-    meta: dict[str, Any] | None,
-    revision: Revision,
-    log_rank: int | None,
-    session: Session,
+    request: RequestContext,
     channel: Channel | None,
     stamp: Mapping[str, Any],
 ) -> Reply:
-    """Call ``job.handler(**kwargs)`` for request ``request_id``; ``name`` is what the
-    context calls it (the tool, prompt or resource), ``channel`` the 2026-07-28 round's
-    channel to the client (None: the session's)."""
-    token = None if meta is None else meta.get("progressToken")
-    token = token if is_request_id(token) else None
-    context = Context(session, revision, request_id, name, token, log_rank, channel)
+    """Call ``job.handler(**kwargs)`` for ``request``; ``name`` is what the context calls
+    it (the tool, prompt or resource), ``channel`` the 2026-07-28 round's channel to the
+    client (None: the session's), ``stamp`` the 2026-07-28 result ``_meta``."""
+    request_id, revision = request.id, request.revision
+    context = Context(request, name, channel)
     # The context is entered around the call, and a task made here copies it, so an
     # async handler sees it for its whole run.
     entered = enter(context)
@@ -85,22 +80,22 @@ def run_call(
         if placement is not None:  # a sync handler may block: not on the event loop...
             if not placement.inline:
                 running = run_in_worker(job.handler, kwargs, placement)
-                return _start(job, running, request_id, revision, session, channel, stamp)
+                return _start(job, running, request, channel, stamp)
             # ...unless its calls in workers were all quick (workers.Placement).
             started = time.perf_counter()
             try:
                 value = job.handler(**kwargs)
             except (Interrupt, ClientCapabilityMissing, asyncio.CancelledError) as stop:
                 # What a worker's task makes of these (questions, a failure), it does here.
-                return _start(job, _raised(stop), request_id, revision, session, channel, stamp)
+                return _start(job, _raised(stop), request, channel, stamp)
             finally:
                 placement.loop_call_took(time.perf_counter() - started)
             if _awaitable(value):
-                return _start(job, value, request_id, revision, session, channel, stamp)
+                return _start(job, value, request, channel, stamp)
             return job.response(value, request_id, revision, stamp)
         value = job.handler(**kwargs)
         if job.is_async or _awaitable(value):
-            return _start(job, value, request_id, revision, session, channel, stamp)
+            return _start(job, value, request, channel, stamp)
     except RpcError:
         raise  # a handler's ProtocolError: the request fails with that JSON-RPC error
     except Exception as exc:
@@ -113,9 +108,7 @@ def run_call(
 def _start(
     job: Job,
     running: Awaitable[Any],
-    request_id: RequestId,
-    revision: Revision,
-    session: Session,
+    request: RequestContext,
     channel: Channel | None,
     stamp: Mapping[str, Any],
 ) -> asyncio.Task[bytes] | bytes:
@@ -124,14 +117,12 @@ def _start(
     # reply is returned as a sync handler's is: the transport writes it at once, with no
     # future to look into and no done callback (an admission slot's) for the loop to run.
     loop = asyncio.get_running_loop()
-    task = start_task(
-        loop, _complete(job, running, request_id, revision, session, channel, stamp, loop)
-    )
+    task = start_task(loop, _complete(job, running, request, channel, stamp, loop))
     if task.done():
         if not task.cancelled() and task.exception() is None:
             return task.result()
         return task
-    session.track(request_id, task)
+    request.session.track(request.id, task)
     close = getattr(running, "close", None)
     if close is not None:  # a coroutine cancelled before it ran: close it quietly
         task.add_done_callback(lambda _: close())
@@ -141,13 +132,12 @@ def _start(
 async def _complete(
     job: Job,
     running: Awaitable[Any],
-    request_id: RequestId,
-    revision: Revision,
-    session: Session,
+    request: RequestContext,
     channel: Channel | None,
     stamp: Mapping[str, Any],
     loop: asyncio.AbstractEventLoop,
 ) -> bytes:
+    request_id, revision = request.id, request.revision
     task = asyncio.current_task(loop)  # given the loop: no second get_running_loop (getpid)
     try:
         try:
@@ -171,7 +161,7 @@ async def _complete(
     except RpcError as failure:  # the job reports its handler's failure as an error
         return jsonrpc.error(request_id, failure)
     finally:
-        session.forget(request_id, task)
+        request.session.forget(request_id, task)
     return job.response(value, request_id, revision, stamp)
 
 

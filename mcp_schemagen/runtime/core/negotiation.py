@@ -10,7 +10,7 @@ revision is the one the connection negotiated with ``initialize`` (2024-10-07 to
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..jsonrpc import RpcError
 from ..protocol import (
@@ -25,13 +25,20 @@ from ..protocol import (
     Revision,
     ordered,
 )
-from ..resources.revisions import RESOURCE_METHODS
+from ..protocol.resources import RESOURCE_METHODS
 from ..session import Session, already_initialized
 from ..shorten import shorten
 from .listing import ListCaching
 
-if TYPE_CHECKING:  # the server composes both; negotiation only asks what it declares
-    from ..subscriptions.serving import Subscriptions
+
+class Declares(Protocol):
+    """What negotiation asks of subscriptions (a feature above core, composed by the
+    server): whether the project switches them on, and the capabilities they add."""
+
+    enabled: bool
+
+    def declare(self, capabilities: dict[str, Any]) -> dict[str, Any]: ...
+
 
 # The revision a request is answered in, its ``_meta`` (None when absent or not an object)
 # and the log level it asked for (None: follow the session's logging/setLevel). A plain
@@ -69,7 +76,7 @@ class Negotiation:
         instructions: str | None,
         caching: ListCaching,
         prompts: bool = False,
-        subscriptions: Subscriptions | None = None,
+        subscriptions: Declares | None = None,
         resources: bool = False,
         templates: bool = False,
     ) -> None:

@@ -18,7 +18,7 @@ Checked before anything is parsed: the path (404), Host (421) and Origin (403) a
 the allow-lists, the method (405), Content-Type (415), Accept (406), the body size
 (413) and the body's arrival within ``body_timeout_seconds`` (408, then the connection
 closes). Requests of this process run under one bound (``max_inflight``; the rest wait
-for a slot, see core/admission.py). The 2024-11-05 HTTP+SSE transport is deprecated and not served.
+for a slot, see session/admission.py). The 2024-11-05 HTTP+SSE transport is deprecated and not served.
 """
 
 from __future__ import annotations
@@ -30,25 +30,26 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..auth.setup import guard_for
-from ..core.admission import Slots
+from ..auth.principal import current_principal
 from ..core.envelope import parse_error
 from ..exact_json import loads as exact_loads
 from ..jsonrpc import RpcError
 from ..protocol import BY_NAME, INTERNAL_ERROR, INVALID_REQUEST, newest
 from ..server import Server
+from ..session.admission import Slots
 from ..store import Store, StoreUnavailable
-from ..store_url import open_store
-from ..subscriptions.standalone import StandaloneStreams
+from ..store.url import open_store
+from .auth_setup import guard_for
 from .endpoint import JSON, HttpRequest, Responder
 from .headers import accepts, decode_headers, host_allowed, origin_allowed, param_headers
 from .sessions import SessionEndpoint
 from .settings import HttpSettings
+from .standalone import StandaloneStreams
 from .stateless import StatelessEndpoint
 from .wire import AsgiReceive, AsgiSend, BodyRefused, read_body
 
 if TYPE_CHECKING:  # the guard (and what it imports: urllib, http.client) only when auth is on
-    from ..auth.guard import Guard
+    from .auth_guard import Guard
 
 Headers = dict[str, str]
 
@@ -60,6 +61,8 @@ class McpHttpApp:
         self, server: Server, settings: HttpSettings | None = None, store: Store | None = None
     ) -> None:
         self.server = server
+        # Each request's principal (RequestContext) is the one the guard admitted it with.
+        server.principal_of = current_principal
         self.settings = settings if settings is not None else HttpSettings.from_environment()
         self.store = (
             store

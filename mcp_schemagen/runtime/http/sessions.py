@@ -9,7 +9,7 @@ as older clients never send it. POSTed notifications and responses get 202:
 ``notifications/cancelled`` is published to every worker (the one running the call
 cancels it), a response to a server request is delivered to the handler awaiting it.
 GET with ``Last-Event-ID`` resumes a stream; GET without it opens the session's stream of
-change notifications when the project has them (``subscriptions/standalone.py``), else
+change notifications when the project has them (``standalone.py``), else
 gets 405, since the server then pushes nothing outside a call.
 """
 
@@ -20,16 +20,16 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.admission import Slots
 from ..jsonrpc import RequestId, RpcError, is_request_id
 from ..protocol import BY_NAME, INVALID_REQUEST, Revision
 from ..session import Session
+from ..session.admission import Slots
 from ..shorten import shorten
 from ..store import Store
-from ..subscriptions.standalone import StandaloneStreams
 from .endpoint import JSON, HttpRequest, MessageCore
 from .headers import accepts
 from .settings import HttpSettings
+from .standalone import StandaloneStreams
 from .stream import CallChannel, Resumable, answer, resume_stream, settle
 
 

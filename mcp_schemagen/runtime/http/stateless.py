@@ -17,7 +17,6 @@ from typing import Any
 
 import orjson
 
-from ..core.admission import Slots
 from ..core.envelope import invalid_request
 from ..jsonrpc import RpcError
 from ..protocol import (
@@ -32,6 +31,7 @@ from ..protocol import (
     Revision,
 )
 from ..session import Session
+from ..session.admission import Slots
 from .endpoint import HttpRequest, MessageCore
 from .headers import ParamHeader, decode_value, param_mismatch
 from .stream import CallChannel, answer, settle

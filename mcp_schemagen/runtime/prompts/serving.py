@@ -15,15 +15,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import jsonrpc
-from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
-from ..conversion import for_revision
-from ..core.completion import answer
-from ..core.lifecycle import handler_error, run_call
+from ..core.conversion import for_revision
+from ..core.lifecycle import handler_error
+from ..core.serving import Serving
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..prompt_result import PromptResult, user
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
-from ..session import Session
+from ..session.request import RequestContext
 from ..shorten import shorten
 from ..validation import LazyValidators
 from ..workers import Placement
@@ -34,11 +33,11 @@ class PromptOutputError(Exception):
     """A prompt handler returned something no client of this revision can be sent."""
 
 
-class Prompts:
+class Prompts(Serving):
     """Answers prompts/get and completion/complete for ``prompts``; ``stamp`` is the
     2026-07-28 result ``_meta``, ``request_state`` seals a 2026-07-28 round's answers."""
 
-    __slots__ = ("_jobs", "_stamp", "_validators", "by_name", "request_state")
+    __slots__ = ("_jobs", "_validators", "by_name")
 
     def __init__(
         self,
@@ -46,46 +45,25 @@ class Prompts:
         stamp: Mapping[str, Any],
         request_state: RequestStateSeal,
     ) -> None:
+        super().__init__(stamp, request_state)
         self.by_name: dict[str, PromptEntry] = {}
         for prompt in prompts:
             if prompt.name in self.by_name:
                 raise ValueError(f"two prompts are named {prompt.name!r}")
             self.by_name[prompt.name] = prompt
-        self._stamp = stamp
-        self.request_state = request_state
         self._validators = LazyValidators()
         self._jobs = {name: PromptJob(prompt) for name, prompt in self.by_name.items()}
 
     # ------------------------------------------------------------- prompts/get
 
-    def get(
-        self,
-        request_id: RequestId,
-        params: dict[str, Any],
-        meta: dict[str, Any] | None,
-        revision: Revision,
-        log_rank: int | None,
-        session: Session,
-    ) -> Reply:
+    def get(self, request: RequestContext) -> Reply:
+        params = request.params
         prompt = self._prompt(params.get("name"))
         kwargs = self._keyword_arguments(prompt, params.get("arguments"))
         # Bound to "prompt:NAME", so a requestState sealed for a tool of the same name and
         # arguments is not accepted here (nor the reverse).
-        binding = f"prompt:{prompt.name}"
-        channel = round_channel(params, meta, revision, self.request_state, binding)
-        job = self._jobs[prompt.name]
-        return run_call(
-            job,
-            kwargs,
-            prompt.name,
-            request_id,
-            meta,
-            revision,
-            log_rank,
-            session,
-            channel,
-            self._stamp,
-        )
+        channel = self.channel(request, f"prompt:{prompt.name}")
+        return self.run(self._jobs[prompt.name], kwargs, prompt.name, request, channel)
 
     def _prompt(self, name: Any) -> PromptEntry:
         if type(name) is not str:
@@ -125,18 +103,10 @@ class Prompts:
 
     # ------------------------------------------------------------- completion/complete
 
-    def complete(
-        self,
-        request_id: RequestId,
-        params: dict[str, Any],
-        meta: dict[str, Any] | None,
-        revision: Revision,
-        log_rank: int | None,
-        session: Session,
-    ) -> Reply:
+    def complete(self, request: RequestContext) -> Reply:
         """Completion of a prompt argument: by its completion handler, else its schema's
         enum values that start with what the user typed (core/completion.py)."""
-        ref, argument = params.get("ref"), params.get("argument")
+        ref = request.params.get("ref")
         if type(ref) is not dict or ref.get("type") != "ref/prompt":
             kind = ref.get("type") if type(ref) is dict else None
             raise RpcError(
@@ -145,23 +115,12 @@ class Prompts:
                 ' arguments only (ref: {"type": "ref/prompt", "name": ...})',
             )
         prompt = self._prompt(ref.get("name"))
-        if type(argument) is not dict or type(argument.get("name")) is not str:
-            raise RpcError(INVALID_PARAMS, "completion/complete needs argument.name, a string")
-        name = argument["name"]
-        if name not in prompt.arguments:
-            raise _invalid(prompt, name, "not an argument of this prompt")
-        if type(argument.get("value", "")) is not str:
-            raise RpcError(INVALID_PARAMS, "argument.value must be a string")
-        return answer(
-            prompt.completers.get(name),
-            lambda prefix: prompt.completions(name, prefix),
-            request_id,
-            params,
-            meta,
-            revision,
-            log_rank,
-            session,
-            self._stamp,
+        return self.complete_argument(
+            request,
+            prompt.arguments,
+            lambda name: _invalid(prompt, name, "not an argument of this prompt"),
+            prompt.completers,
+            prompt.completions,
         )
 
 

@@ -21,37 +21,27 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import jsonrpc
-from ..asking.interaction import round_channel
 from ..asking.request_state import RequestStateSeal
-from ..core.completion import answer
-from ..core.lifecycle import handler_error, run_call
+from ..core.lifecycle import handler_error
 from ..core.listing import CACHE_SCOPES, ListCaching
+from ..core.serving import Serving
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
-from ..session import Session
+from ..protocol.resources import not_found
+from ..session.request import RequestContext
 from ..shorten import shorten
 from ..validation import LazyValidators
 from ..workers import Placement
 from .result import ResourceResult
-from .revisions import not_found
 from .table import ResourceEntry
 
 READER_CACHING = ListCaching(0, "private")
 
 
-class Resources:
+class Resources(Serving):
     """Answers resources/read and the ``ref/resource`` completions for ``resources``."""
 
-    __slots__ = (
-        "_caching",
-        "_placements",
-        "_stamp",
-        "_validators",
-        "by_key",
-        "request_state",
-        "static",
-        "templates",
-    )
+    __slots__ = ("_caching", "_placements", "_validators", "by_key", "static", "templates")
 
     def __init__(
         self,
@@ -60,6 +50,7 @@ class Resources:
         request_state: RequestStateSeal,
         caching: ListCaching,
     ) -> None:
+        super().__init__(stamp, request_state)
         self.by_key: dict[str, ResourceEntry] = {}
         for resource in resources:
             if resource.key in self.by_key:
@@ -67,9 +58,7 @@ class Resources:
             self.by_key[resource.key] = resource
         self.static = {r.key: r for r in resources if r.template is None}
         self.templates = [r for r in resources if r.template is not None]
-        self._stamp = stamp
         self._caching = caching
-        self.request_state = request_state
         self._validators = LazyValidators()
         self._placements = {
             r.key: Placement(r.handler) for r in resources if r.in_worker and r.handler
@@ -82,29 +71,18 @@ class Resources:
 
     # ------------------------------------------------------------- resources/read
 
-    def read(
-        self,
-        request_id: RequestId,
-        params: dict[str, Any],
-        meta: dict[str, Any] | None,
-        revision: Revision,
-        log_rank: int | None,
-        session: Session,
-    ) -> Reply:
-        uri = params.get("uri")
+    def read(self, request: RequestContext) -> Reply:
+        revision = request.revision
+        uri = request.params.get("uri")
         if type(uri) is not str:
             raise RpcError(INVALID_PARAMS, "resources/read needs the resource's uri, a string")
         resource, variables = self._find(uri, revision)
         if resource.contents is not None:  # read from its file at build time
-            body = _result(list(resource.contents), revision, self._caching)
-            return jsonrpc.result(request_id, revision.stamp(body, self._stamp))
+            return self.result(request, _result(list(resource.contents), revision, self._caching))
         kwargs = self._keyword_arguments(resource, variables)
-        binding = f"resource:{uri}"  # a requestState is good for this URI only
-        channel = round_channel(params, meta, revision, self.request_state, binding)
+        channel = self.channel(request, f"resource:{uri}")  # a requestState for this URI only
         job = ReaderJob(resource, uri, self._placements.get(resource.key))
-        return run_call(
-            job, kwargs, uri, request_id, meta, revision, log_rank, session, channel, self._stamp
-        )
+        return self.run(job, kwargs, uri, request, channel)
 
     def _find(self, uri: str, revision: Revision) -> tuple[ResourceEntry, dict[str, str]]:
         resource = self.static.get(uri)
@@ -130,18 +108,10 @@ class Resources:
 
     # ------------------------------------------------------------- completion/complete
 
-    def complete(
-        self,
-        request_id: RequestId,
-        params: dict[str, Any],
-        meta: dict[str, Any] | None,
-        revision: Revision,
-        log_rank: int | None,
-        session: Session,
-    ) -> Reply:
+    def complete(self, request: RequestContext) -> Reply:
         """Completion of a template variable: by its completion handler, else its schema's
         enum values that start with what the user typed (core/completion.py)."""
-        ref, argument = params.get("ref"), params.get("argument")
+        ref = request.params.get("ref")
         assert type(ref) is dict
         key = ref.get("uri")
         resource = self.by_key.get(key) if type(key) is str else None
@@ -151,23 +121,12 @@ class Resources:
                 f"Cannot complete {shorten(repr(key))}: not a resource template of this server",
                 {"uri": key},
             )
-        if type(argument) is not dict or type(argument.get("name")) is not str:
-            raise RpcError(INVALID_PARAMS, "completion/complete needs argument.name, a string")
-        name = argument["name"]
-        if name not in resource.variables:
-            raise _invalid(resource, name, "not a variable of this template")
-        if type(argument.get("value", "")) is not str:
-            raise RpcError(INVALID_PARAMS, "argument.value must be a string")
-        return answer(
-            resource.completers.get(name),
-            lambda prefix: resource.completions(name, prefix),
-            request_id,
-            params,
-            meta,
-            revision,
-            log_rank,
-            session,
-            self._stamp,
+        return self.complete_argument(
+            request,
+            resource.variables,
+            lambda name: _invalid(resource, name, "not a variable of this template"),
+            resource.completers,
+            resource.completions,
         )
 
 

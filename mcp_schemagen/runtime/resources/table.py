@@ -18,8 +18,8 @@ from typing import Any, NotRequired, TypedDict
 
 from ..core.completion import Completer, completer_key
 from ..protocol import ordered
+from ..protocol.resources import publish_resource
 from ..workers import runs_in_worker
-from .revisions import publish_resource
 from .uri_template import UriTemplate
 
 # Where a template keeps its variables' JSON Schemas: {"variable": {schema}, ...}.

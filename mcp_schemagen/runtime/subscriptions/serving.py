@@ -8,7 +8,7 @@ none of these methods exists and no capability says otherwise.
   add or remove the URI in the session's ``subscriptions``; a session hears
   ``notifications/resources/updated`` for those URIs and every declared
   ``notifications/KIND/list_changed`` once it is initialized: over stdio between
-  responses (``follow``), over Streamable HTTP on its GET stream (``standalone.py``).
+  responses (``follow``), over Streamable HTTP on its GET stream (``http/standalone.py``).
 - 2026-07-28: ``subscriptions/listen`` opens a stream that starts with
   ``notifications/subscriptions/acknowledged`` (what the server agreed to of the
   client's filter: only what it declares) and carries exactly the notices the filter
@@ -29,6 +29,7 @@ from .. import jsonrpc
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..protocol import INVALID_PARAMS
 from ..session import Session
+from ..session.request import RequestContext
 from ..shorten import shorten
 from .announce import serving
 from .hub import Hub
@@ -104,9 +105,13 @@ class Subscriptions:
 
     # ------------------------------------------------------------------ methods
 
-    def route(
-        self, request_id: RequestId, method: str, params: dict[str, Any], session: Session
-    ) -> Reply:
+    def route(self, request: RequestContext) -> Reply:
+        request_id, method, params, session = (
+            request.id,
+            request.method,
+            request.params,
+            request.session,
+        )
         if method == "subscriptions/listen":
             agreed = self.agreed(params.get("notifications"))
             return self._listen(request_id, agreed, session)

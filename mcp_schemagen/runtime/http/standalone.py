@@ -17,11 +17,11 @@ import asyncio
 import contextlib
 from typing import Any
 
-from ..http.endpoint import HttpRequest
-from ..http.stream import SSE_HEADERS, sse_event
 from ..store import Store, StoreUnavailable
-from .notices import Notice, notification
-from .serving import Subscriptions
+from ..subscriptions.notices import Notice, notification
+from ..subscriptions.serving import Subscriptions
+from .endpoint import HttpRequest
+from .stream import SSE_HEADERS, sse_event
 
 
 class _SessionEnded(Exception):

@@ -21,20 +21,20 @@ from urllib.parse import parse_qsl
 
 import orjson
 
+from ..auth import binding
+from ..auth.challenge import challenge, resource_metadata
+from ..auth.keys import IssuerUnavailable
+from ..auth.principal import Principal, enter
+from ..auth.scopes import ScopePolicy
+from ..auth.settings import AuthSettings
+from ..auth.tokens import TokenRejected, verifier_for
 from ..core.listing import MAX_VISIBLE_SETS, restrict_listing
-from ..http.endpoint import Responder
-from ..http.settings import HttpSettings
-from ..http.wire import AsgiReceive, AsgiSend, BodyRefused, read_body
 from ..jsonrpc import RpcError
 from ..protocol import INVALID_REQUEST
 from ..store import Store
-from . import binding
-from .challenge import challenge, resource_metadata
-from .keys import IssuerUnavailable
-from .principal import Principal, enter
-from .scopes import ScopePolicy
-from .settings import AuthSettings
-from .tokens import TokenRejected, verifier_for
+from .endpoint import Responder
+from .settings import HttpSettings
+from .wire import AsgiReceive, AsgiSend, BodyRefused, read_body
 
 Admitted = tuple[AsgiReceive, AsgiSend]
 WELL_KNOWN = "/.well-known/oauth-protected-resource"

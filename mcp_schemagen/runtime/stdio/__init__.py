@@ -27,25 +27,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import stat
 import sys
 import traceback
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 import orjson
 
-from .jsonrpc import RpcError
-from .protocol import INVALID_REQUEST
-from .server import Server
-from .session import Session
-from .workers import jobs_waiting
+from ..jsonrpc import RpcError
+from ..protocol import INVALID_REQUEST
+from ..server import Server
+from ..session import Session
+from ..workers import jobs_waiting
+from .writer import SHUTDOWN_GRACE_SECONDS, Writer, pollable
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-SHUTDOWN_GRACE_SECONDS = 10.0
-WRITE_BUFFER_HIGH = 1024 * 1024  # bytes of replies waiting for the client: stop handling
-WRITE_BUFFER_LOW = 256 * 1024  # ... until they are down to this
 MAX_INFLIGHT = 4096  # default bound on requests running at once
 MAX_INFLIGHT_VARIABLE = "MCP_MAX_CONCURRENT_REQUESTS"
 MAX_QUEUED_BYTES = 8 * 1024 * 1024  # requests read but waiting for a slot: stop reading
@@ -100,7 +96,7 @@ async def serve(
 ) -> None:
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
-    writer = _Writer(done)
+    writer = Writer(done)
     await writer.open(loop, stdout_fd)
     limit = max_inflight if max_inflight is not None else max_inflight_from_environment()
     session = server.session(writer.write)
@@ -110,7 +106,7 @@ async def serve(
     pump: asyncio.Task[None] | None = None
     restore = [fd for fd in (stdin_fd, stdout_fd) if _is_blocking(fd)]
     try:
-        if _pollable(stdin_fd):
+        if pollable(stdin_fd):
             stdin = os.fdopen(stdin_fd, "rb", buffering=0, closefd=False)
             transport, _ = await loop.connect_read_pipe(lambda: reader, stdin)
             reader.reading = transport
@@ -127,15 +123,6 @@ async def serve(
         for fd in restore:
             with contextlib.suppress(OSError):
                 os.set_blocking(fd, True)
-
-
-def _pollable(fd: int) -> bool:
-    """Pipes and sockets get asyncio transports; anything else is read in a thread."""
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError:
-        return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _is_blocking(fd: int) -> bool:
@@ -155,89 +142,6 @@ async def _pump(loop: asyncio.AbstractEventLoop, fd: int, reader: _Reader) -> No
     reader.eof_received()
 
 
-class _Writer(asyncio.Protocol):
-    """Newline-terminated messages to the client; held while one input chunk is handled
-    (``cork``/``uncork``) so replies to a burst of requests leave in one write."""
-
-    def __init__(self, done: asyncio.Future[None]) -> None:
-        self._done = done
-        self._closed: asyncio.Future[None] = done.get_loop().create_future()
-        self._transport: asyncio.WriteTransport | None = None
-        self._fd = -1
-        self._held: list[bytes] = []
-        self._held_size = 0
-        self._corked = False
-        self._paused = False  # the transport holds more than WRITE_BUFFER_HIGH
-        self.on_drained: Callable[[], None] | None = None
-
-    async def open(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
-        if _pollable(fd):
-            pipe = os.fdopen(fd, "wb", buffering=0, closefd=False)
-            self._transport, _ = await loop.connect_write_pipe(lambda: self, pipe)
-            self._transport.set_write_buffer_limits(high=WRITE_BUFFER_HIGH, low=WRITE_BUFFER_LOW)
-        else:  # a file, a terminal, /dev/null: plain blocking writes
-            self._fd = fd
-
-    def write(self, message: bytes) -> None:
-        if self._corked:
-            self._held.append(message)
-            self._held_size += len(message)
-        else:
-            self._emit(message + b"\n")
-
-    def cork(self) -> None:
-        self._corked = True
-
-    def uncork(self) -> None:
-        self._corked = False
-        if self._held:
-            held, self._held = self._held, []
-            self._held_size = 0
-            held.append(b"")
-            self._emit(b"\n".join(held))
-
-    def _emit(self, data: bytes) -> None:
-        if self._transport is not None:
-            if not self._transport.is_closing():
-                self._transport.write(data)
-            return
-        view = memoryview(data)
-        try:
-            while view:
-                view = view[os.write(self._fd, view) :]
-        except OSError:
-            self._stop()
-
-    async def aclose(self) -> None:
-        """Flush what is buffered, then close (the client may have gone already)."""
-        self.uncork()
-        if self._transport is not None and not self._transport.is_closing():
-            self._transport.close()
-            await asyncio.wait([self._closed], timeout=SHUTDOWN_GRACE_SECONDS)
-
-    def congested(self) -> bool:
-        """Replies are piling up faster than the client reads them."""
-        return self._paused or self._held_size >= WRITE_BUFFER_HIGH
-
-    # asyncio.Protocol: flow control and the client going away
-    def pause_writing(self) -> None:
-        self._paused = True
-
-    def resume_writing(self) -> None:
-        self._paused = False
-        if self.on_drained is not None:  # not inside the transport's own callback
-            self._done.get_loop().call_soon(self.on_drained)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self._closed.done():
-            self._closed.set_result(None)
-        self._stop()
-
-    def _stop(self) -> None:
-        if not self._done.done():
-            self._done.set_result(None)
-
-
 class _Reader(asyncio.Protocol):
     """Splits stdin into lines and hands each to the server, while the client keeps up."""
 
@@ -245,7 +149,7 @@ class _Reader(asyncio.Protocol):
         self,
         server: Server,
         session: Session,
-        writer: _Writer,
+        writer: Writer,
         done: asyncio.Future[None],
         *,
         max_inflight: int = MAX_INFLIGHT,

@@ -40,8 +40,8 @@ from typing import Any
 
 import orjson
 
-from .jsonrpc import RequestId
-from .store import Event, Store, StoreUnavailable, lost_call_events
+from ..jsonrpc import RequestId
+from . import Event, Store, StoreUnavailable, lost_call_events
 
 COMMAND_TIMEOUT_SECONDS = 5.0  # one short command, from sending to its answer
 CONNECT_TIMEOUT_SECONDS = 2.0

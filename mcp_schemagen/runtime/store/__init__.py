@@ -1,7 +1,7 @@
 """What HTTP workers share: sessions, resumable event logs, cancellations, client replies.
 
 One interface, two implementations: ``MemoryStore`` (this process only; the default for a
-single worker) and ``RedisStore`` (``runtime/redis_store.py``; every worker and machine
+single worker) and ``RedisStore`` (``redis_store.py``; every worker and machine
 pointing at one Redis sees the same sessions). Select one with ``open_store(url)``:
 ``None`` or ``"memory:"`` gives the in-process store, ``redis://…``/``rediss://…`` Redis.
 
@@ -47,7 +47,7 @@ from typing import Any
 
 import orjson
 
-from .jsonrpc import RequestId
+from ..jsonrpc import RequestId
 
 CancelCallback = Callable[[str, RequestId], None]
 NoticeCallback = Callable[[bytes], None]

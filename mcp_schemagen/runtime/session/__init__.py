@@ -6,11 +6,11 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from .asking.outbound import Outbound
-from .core.admission import Slots
-from .jsonrpc import RequestId, RpcError, Send
-from .protocol import INVALID_REQUEST, Revision
-from .workers import from_any_thread
+from ..jsonrpc import RequestId, RpcError, Send
+from ..protocol import INVALID_REQUEST, Revision
+from ..workers import from_any_thread
+from .admission import Slots
+from .outbound import Outbound
 
 
 def _discard(_message: bytes) -> None:
@@ -57,7 +57,7 @@ class Session:
         self.close_stream: Callable[[], None] = _nothing
         self.outbound = Outbound()  # requests this server sent the client, awaiting answers
         # The transport's bound on requests running at once (HTTP: one for the process;
-        # core/admission.py); None: requests start as they come (stdio bounds them itself).
+        # admission.py); None: requests start as they come (stdio bounds them itself).
         self.admission: Slots | None = None
         self.subscriptions: set[str] = set()  # resources/subscribe URIs (subscriptions/)
         # (uri, subscribed) in order, recorded only where a list is set (HTTP: the store

@@ -3,7 +3,7 @@ store's interface (store.py) and each backend import in one direction only."""
 
 from __future__ import annotations
 
-from .store import MemoryStore, Store
+from . import MemoryStore, Store
 
 
 class StoreMissing(RuntimeError):

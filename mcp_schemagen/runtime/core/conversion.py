@@ -14,9 +14,9 @@ from typing import Any
 
 import orjson
 
-from . import exact_json
-from .protocol import Revision
-from .result import UNSET
+from .. import exact_json
+from ..protocol import Revision
+from ..result import UNSET
 
 _REQUIRED: Mapping[str, tuple[str, ...]] = {
     "text": ("text",),

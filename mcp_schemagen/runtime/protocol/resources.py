@@ -1,8 +1,8 @@
 """What each protocol revision defines for resources (every revision has them, 2024-10-07
 included): the fields of a Resource and a ResourceTemplate, each definition as a revision
 publishes it, and the error for a URI the server does not have. The field sets are checked
-against each revision's schema.json by the tests; protocol.py holds the rest of the
-revisions' facts."""
+against each revision's schema.json by the tests; the rest of the package holds the
+other facts of each revision."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..jsonrpc import RpcError
-from ..protocol import INVALID_PARAMS, Omission, Revision
+from .codes import INVALID_PARAMS
+from .revision import Omission, Revision
 
 RESOURCE_METHODS = frozenset({"resources/list", "resources/templates/list", "resources/read"})
 # A URI the server does not have: -32002 up to 2025-11-25 (the resources chapter's

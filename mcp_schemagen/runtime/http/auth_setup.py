@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .settings import (
+from ..auth.settings import (
     ENV_DISABLED,
     ENV_LIST_TOOLS,
     ES_AND_RS,
@@ -26,9 +26,9 @@ from .settings import (
 )
 
 if TYPE_CHECKING:
-    from ..http.settings import HttpSettings
     from ..store import Store
-    from .guard import Guard
+    from .auth_guard import Guard
+    from .settings import HttpSettings
 
 _OPTIONS = ("auth_issuer", "auth_resource", "auth_scope", "auth_algorithm", "auth_leeway",
             "auth_introspection_url", "auth_list_tools")  # fmt: skip
@@ -184,6 +184,6 @@ def guard_for(
         raise SystemExit(f"authorization settings: {exc}") from None
     if settings is None:
         return None
-    from .guard import Guard
+    from .auth_guard import Guard
 
     return Guard(settings, tools, http, store)
