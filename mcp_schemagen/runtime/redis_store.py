@@ -180,9 +180,14 @@ class RedisStore(Store):
                 await asyncio.wait_for(self._redis.ping(), COMMAND_TIMEOUT_SECONDS)
             self._listener = asyncio.ensure_future(self._listen())
             self._renewer = asyncio.ensure_future(self._renew())
-            # Cancellations published from now on must be heard.
+            # Cancellations published from now on must be heard: wait for the subscription
+            # (or the listener failing), not for the listener to end, which it never does.
             waiting = asyncio.ensure_future(self._subscribed.wait())
-            await asyncio.wait({waiting, self._listener}, timeout=COMMAND_TIMEOUT_SECONDS)
+            await asyncio.wait(
+                {waiting, self._listener},
+                timeout=COMMAND_TIMEOUT_SECONDS,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
             waiting.cancel()
 
     async def ready(self) -> bool:
