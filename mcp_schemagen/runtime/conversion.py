@@ -67,7 +67,9 @@ def is_content_block(value: dict[str, Any]) -> bool:
     ``image()``, ...) and the typed blocks make always is; data that merely has a ``type``
     key (``{"type": "shell_call", "id": 1}``) never is."""
     kind = value.get("type")
-    keys = _BLOCK_KEYS.get(kind) if type(kind) is str else None
+    if type(kind) is not str:
+        return False
+    keys = _BLOCK_KEYS.get(kind)
     if keys is None or not value.keys() <= keys:
         return False
     return all(
