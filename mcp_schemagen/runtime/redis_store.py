@@ -402,7 +402,14 @@ class RedisStore(Store):
                 return False
             if not await self._redis.set(p + "f:" + stream_id, b"lost", ex=self.event_ttl, nx=True):
                 return False  # another follower declared it lost
-        messages = lost_call_events(orjson.loads(tracked))
+        ids = orjson.loads(tracked)
+        # The clients get -32603 for these calls: said here too, once (by this follower).
+        print(
+            f"store: calls {ids} were lost: the worker running them stopped before they"
+            f" finished (stream {stream_id}); their clients get -32603 'The call was lost'",
+            file=sys.stderr,
+        )
+        messages = lost_call_events(ids)
         for index, message in enumerate(messages):
             await self.append_event(stream_id, message, index == len(messages) - 1)
         return True
