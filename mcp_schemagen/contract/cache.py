@@ -1,5 +1,5 @@
 """The bytes a client receives in a listing, per protocol revision, through the same
-publishing the server does (runtime/protocol.py), to tell when they change."""
+publishing the server does (runtime/protocol/), to tell when they change."""
 
 from __future__ import annotations
 

@@ -326,9 +326,12 @@ def serve_http(
     if is_redis_url(settings.store):
         _check_store(str(settings.store), package)
     os.environ.update(settings.environment())  # worker processes read the same settings
+    from .http.announce import announce_when_answering
     from .http.deadlines import protocol_class
 
-    print(started_line(server, package, settings, host, port, workers), file=sys.stderr, flush=True)
+    # Printed once the port answers: the line tells a reader the server is ready.
+    line = started_line(server, package, settings, host, port, workers)
+    announce_when_answering(line, host, port, settings.path.rstrip("/") + "/health")
     options = dict(
         host=host,
         port=port,
@@ -373,4 +376,10 @@ def _logging(access_log: bool) -> dict[str, object]:
     config["loggers"]["uvicorn"]["level"] = "WARNING"
     config["loggers"]["uvicorn.error"]["level"] = "WARNING"
     config["loggers"]["uvicorn.access"]["level"] = "INFO"
+    from .http.announce import QuietProbe
+
+    # By dotted name: the worker processes of --workers configure their logging from it.
+    quiet = {"()": f"{QuietProbe.__module__}.{QuietProbe.__qualname__}"}
+    config.setdefault("filters", {})["quiet_probe"] = quiet
+    config["handlers"]["access"]["filters"] = ["quiet_probe"]
     return {"log_config": config, "log_level": None, "access_log": True}

@@ -7,6 +7,13 @@ whatever its ranges admit (mcp_schemagen/scaffold.py: the run-time dependencies 
 range admits (its lower bound, exactly), one with the newest. In each,
 tests/support/range_end_checks.py speaks stdio and HTTP to it (with a Redis store) and
 runs the store's checks.
+
+These venvs are deliberately not locked, unlike everything else the tests install: the
+newest end must take the newest release each range admits, on the day it runs (a
+release that breaks a generated server must fail here first), so it may test different
+code next month; the oldest end pins each declared dependency at its lower bound and
+lets pip resolve what those pull in. The venvs are rebuilt when the declared ranges
+change, and .cache/range-ends/ can be deleted to take newer releases.
 """
 
 from __future__ import annotations

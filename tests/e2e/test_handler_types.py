@@ -29,6 +29,10 @@ RETURNS: dict[str, tuple[str, bool]] = {
     "explicit_result": ('ToolResult(content=["a"], structured={"n": 1})', False),
     "error_result": ('ToolResult(content=["failed"], is_error=True)', False),
     "data_object": ('{"temperature": 21, "unit": "C"}', False),
+    # Data with a "type" key is data: only a dict shaped exactly as a content block is one.
+    "typed_data": ('{"type": "shell_call", "id": 1}', False),
+    "text_typed_data": ('{"type": "text", "id": 1}', False),
+    "block_literal": ('{"type": "text", "text": "hello"}', False),
     "number": ("42", False),
     "fraction": ("0.5", False),
     "dataclass_value": ("Point(1, 2)", False),
@@ -131,6 +135,13 @@ def test_the_server_answers_every_documented_return(built: Path, tmp_path: Path)
     data = {"type": "text", "text": '{"temperature":21,"unit":"C"}'}
     assert results["data_object"]["content"] == [data]  # data without a schema: JSON text
     assert results["model_value"]["content"] == [{"type": "text", "text": '{"value":1.5}'}]
+    assert results["typed_data"]["content"] == [
+        {"type": "text", "text": '{"type":"shell_call","id":1}'}
+    ]
+    assert results["text_typed_data"]["content"] == [
+        {"type": "text", "text": '{"type":"text","id":1}'}
+    ]
+    assert results["block_literal"]["content"] == [{"type": "text", "text": "hello"}]
 
 
 @pytest.mark.parametrize(

@@ -238,6 +238,8 @@ def test_a_worker_killed_mid_call_ends_the_resumed_stream_with_an_error(
     assert final["id"] == message["id"]
     assert final["error"]["code"] == -32603 and "lost" in final["error"]["message"]
     assert waited < 20  # the lease runs out (6 s), not the 30 s resume wait
+    # The server that answered -32603 says so in its log, once.
+    assert _logged(b, f"store: calls [{message['id']}] were lost") == 1, b.log.read_text()
     print(f"\nresumed at B after A was killed: error after {waited:.1f} s: {final['error']}")
 
 

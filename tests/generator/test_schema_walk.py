@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from mcp_schemagen.compile import typegen
-from mcp_schemagen.diagnostics import pointer_join
+from mcp_schemagen.diagnostics import BuildError, pointer_join
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import load_config
 from mcp_schemagen.load.tools import load_tools
@@ -191,26 +192,96 @@ def _golden_schemas() -> list[Any]:
     return [schema for case in cases for schema in _tool_schemas(case)]
 
 
-def _hostile_schemas(tmp_path: Path) -> list[Any]:
+# The hostile cases that give the walkers no schema, and why; every other case gives at
+# least one. A case refused by its settings has no tool file to read; one whose file the
+# build refuses (a diagnostic) is read here as it is, when it parses, and walked anyway.
+NOT_WALKED = {
+    "yaml-alias-bomb": "not loaded here (slow); the build refuses it before any walk",
+    "glob-absolute": "settings refused: BuildError",
+    "glob-etc": "settings refused: BuildError",
+    "glob-parent": "settings refused: BuildError",
+    "out-parent": "settings refused: BuildError",
+    "out-grandparent": "settings refused: BuildError",
+    "out-absolute": "settings refused: BuildError",
+    "package-folder-link": "settings refused: BuildError",
+    "tools-folder-link": "no tool file inside the project",
+    "yaml-recursive-alias": "a recursive structure, not a schema",
+    "integer-5000-digits-json": "does not parse: ValueError",
+    "integer-5000-digits-yaml": "does not parse: ValueError",
+    "json-nested-5000": "does not parse: RecursionError",
+    "yaml-nested-5000": "does not parse: RecursionError",
+}
+
+
+def _raw_schemas(project: Path) -> tuple[list[Any], str | None]:
+    """The schemas in a project's tool files as they parse, for a case whose files the
+    build refused (it would walk none of them); else why there are none."""
     found: list[Any] = []
+    why = "no tool file inside the project"
+    tools = project / "tools"
+    for path in sorted(tools.iterdir()) if tools.is_dir() and not tools.is_symlink() else []:
+        try:
+            text = path.read_bytes()
+            document = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        except (ValueError, RecursionError, yaml.YAMLError) as exc:
+            why = f"does not parse: {type(exc).__name__}"
+            continue
+        if _recursive(document):
+            why = "a recursive structure, not a schema"
+            continue
+        if isinstance(document, dict):
+            found += [document[key] for key in ("inputSchema", "outputSchema") if key in document]
+    return found, None if found else why
+
+
+def _recursive(value: Any, inside: tuple[int, ...] = ()) -> bool:
+    if id(value) in inside:
+        return True
+    if isinstance(value, dict):
+        children: Any = value.values()
+    elif isinstance(value, list):
+        children = value
+    else:
+        return False
+    return any(_recursive(child, (*inside, id(value))) for child in children)
+
+
+def _hostile_schemas(tmp_path: Path) -> tuple[list[Any], dict[str, str]]:
+    """The schemas of the hostile corpus, and the cases that gave none, with why."""
+    found: list[Any] = []
+    not_walked: dict[str, str] = {}
     for case in CASES:
-        if case.name in {"too-big", "yaml-alias-bomb"}:
-            continue  # refused before any walk; slow to load
+        if case.name == "yaml-alias-bomb":
+            not_walked[case.name] = NOT_WALKED[case.name]
+            continue
         where = Where(tmp_path / case.name, tmp_path / "outside", tmp_path / "PWNED")
         write_project(where.project, {})
         case.make(where)
         try:
-            found += _tool_schemas(where.project)
-        except Exception:
-            continue  # a case refused at load (settings, file names): nothing to walk
-    return found
+            schemas = _tool_schemas(where.project)
+        except BuildError as exc:  # refused by its settings (globs, out, package)
+            not_walked[case.name] = f"settings refused: {type(exc).__name__}"
+            continue
+        why = None
+        if not schemas:  # the build refused its files: walk what they hold anyway
+            schemas, why = _raw_schemas(where.project)
+        if why is not None:
+            not_walked[case.name] = why
+        found += schemas
+    return found, not_walked
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
-    schemas = _golden_schemas() + _hostile_schemas(tmp_path_factory.mktemp("hostile"))
-    assert len(schemas) > 20  # the corpus really was read
-    return schemas + PATTERNS
+    hostile, not_walked = _hostile_schemas(tmp_path_factory.mktemp("hostile"))
+    # Every case is walked or listed, with its reason, as one that cannot be: a case that
+    # stops giving schemas (or a new one that gives none) fails here, never silently.
+    assert not_walked == NOT_WALKED
+    assert len(hostile) >= len(CASES) - len(NOT_WALKED)
+    golden = _golden_schemas()
+    cases = list((REPO / "tests" / "generator" / "cases").glob("*/input"))
+    assert len(golden) >= len(cases)  # the golden cases really were read
+    return golden + hostile + PATTERNS
 
 
 def _pointers(found: Iterator[tuple[dict[str, Any], str]]) -> list[str]:

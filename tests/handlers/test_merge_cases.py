@@ -13,7 +13,6 @@ To (re)write the expected files after a deliberate change, run
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +21,10 @@ import pytest
 
 from mcp_schemagen.handlers import HandlerModuleSpec, HandlerSpec, MergeConflict, merge
 from mcp_schemagen.render.formatting import format_python
+from tests.support.golden import rewriting
 
 CASES = Path(__file__).parent / "merge_cases"
-REGEN = os.environ.get("MCP_CODEGEN_REGEN_MERGE_CASES") == "1"
+REGEN = "MCP_CODEGEN_REGEN_MERGE_CASES"  # rewrites the expected files; never under CI
 
 
 def load_spec(path: Path) -> HandlerModuleSpec:
@@ -101,7 +101,7 @@ def test_merge_case(case: Path) -> None:
 
     result = merge(user, after)
     expected_file, warnings_file = case / "expected.py", case / "expected_warnings.json"
-    if REGEN:
+    if rewriting(REGEN):
         write(expected_file, result.text)
         if result.warnings:
             warnings_file.write_text(json.dumps(result.warnings, indent=2) + "\n")

@@ -4,9 +4,15 @@ The test environment holds one locked redis-py, but a generated server's ``http`
 admits a range (mcp_schemagen/scaffold.py, ``HTTP_DEPENDENCIES``), and majors changed
 client defaults under the store before (redis-py 8: a 5 s socket timeout, a pool of 100).
 So each major gets a small venv of its own (cached under .cache/redis-py/, which git
-ignores: ``redis==N.*`` and the locked orjson), where tests/support/store_checks.py runs
-the store's contract, waits longer than any default timeout and more waiting readers
-than any default pool, against a private redis-server.
+ignores), where tests/support/store_checks.py runs the store's contract, waits longer
+than any default timeout and more waiting readers than any default pool, against a
+private redis-server.
+
+Each venv holds exact versions, so a fresh clone tests the same code next month: the
+release of each major in ``REDIS_PY`` (the newest of that major when it was written;
+move it on purpose, in a commit of its own), what that release needs (``NEEDS``) and
+orjson at the versions of the locked test environment, and ``async-timeout`` below
+Python 3.11.3: installed without resolving dependencies, so nothing else comes in.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import importlib.metadata
 import os
 import re
 import subprocess
+import sys
 import tomllib
 import venv
 from collections.abc import Iterator
@@ -27,6 +34,14 @@ from tests.support.http_server import REDIS, redis_server
 from tests.support.paths import REPO
 
 CACHE = REPO / ".cache" / "redis-py"
+# The redis-py release each major is tested at (exact; PyPI's newest of that major when
+# written). A major the declared range gains or loses must be added or removed here.
+REDIS_PY = {5: "5.3.1", 6: "6.4.0", 7: "7.4.1", 8: "8.1.0"}
+# What a major's release needs besides itself (pip's resolution of it, Python >= 3.11.3),
+# installed at the version constraints.txt locks for the test environment.
+NEEDS = {5: ("PyJWT",)}
+# redis-py's one dependency, below Python 3.11.3 only.
+ASYNC_TIMEOUT = "async-timeout==5.0.1"
 pytestmark = pytest.mark.skipif(
     REDIS is None, reason="redis-server is not installed (Debian package redis-server)"
 )
@@ -51,10 +66,23 @@ def test_the_project_and_generated_servers_declare_the_same_redis_range() -> Non
     assert _redis_requirement() in dev
 
 
+def test_every_declared_major_has_its_exact_release() -> None:
+    assert sorted(REDIS_PY) == declared_majors()
+    for major, version in REDIS_PY.items():
+        assert re.fullmatch(rf"{major}\.\d+\.\d+", version), (major, version)
+
+
+def exact_requirements(major: int) -> list[str]:
+    """What the venv of ``major`` installs: every package, at an exact version."""
+    needs = ("orjson", *NEEDS.get(major, ()))
+    wanted = [f"redis=={REDIS_PY[major]}"]
+    wanted += [f"{name}=={importlib.metadata.version(name)}" for name in needs]
+    return wanted + ([ASYNC_TIMEOUT] if sys.version_info < (3, 11, 3) else [])
+
+
 def _environment(major: int) -> Path:
-    """A venv with the newest redis-py of ``major`` (made once, then reused)."""
-    orjson = importlib.metadata.version("orjson")
-    wanted = f"redis=={major}.* orjson=={orjson}"
+    """A venv with redis-py ``REDIS_PY[major]`` (made once, then reused)."""
+    wanted = " ".join(exact_requirements(major))
     folder = CACHE / f"redis-{major}"
     stamp = folder / "installed.txt"
     python = folder / "bin" / "python"
@@ -62,7 +90,7 @@ def _environment(major: int) -> Path:
         return python
     venv.create(folder, with_pip=True, clear=True)
     installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", *wanted.split()],
+        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", *wanted.split()],
         capture_output=True,
         text=True,
         timeout=600,
@@ -90,4 +118,4 @@ def test_the_store_works_under_redis_py_major(major: int, redis_url: str) -> Non
         timeout=300,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert f"store checks passed with redis-py {major}." in checked.stdout
+    assert f"store checks passed with redis-py {REDIS_PY[major]}\n" in checked.stdout

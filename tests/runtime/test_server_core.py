@@ -466,7 +466,9 @@ def test_content_conversion(runtime: Any) -> None:
 
 @run
 async def test_invalid_content_is_a_server_error(runtime: Any) -> None:
-    server = server_with(runtime, entry(runtime, "video", lambda: {"type": "video", "data": ""}))
+    # In a list (content, never data), an item that is no content block is an error; one
+    # such dict returned alone is data (tests/runtime/test_data_or_content.py).
+    server = server_with(runtime, entry(runtime, "video", lambda: [{"type": "video", "data": ""}]))
     reply = await (await Peer.open(server, "2025-06-18")).call("video")
     assert reply["error"]["code"] == -32603 and "unknown type 'video'" in reply["error"]["message"]
 

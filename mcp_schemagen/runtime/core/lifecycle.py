@@ -173,6 +173,17 @@ def _awaitable(value: Any) -> bool:
     return type(value) not in _PLAIN and hasattr(value, "__await__")
 
 
+def internal_error(message: str, data: Any = None) -> RpcError:
+    """The -32603 error of a run-time failure the server caused (a handler's result that
+    cannot be sent, a broken outputSchema), logged on stderr here, once, with every detail:
+    a client may show only the message, never ``data``, and under a host stderr is all a
+    server's author sees. ``message`` names the tool, prompt or reader."""
+    errors = data.get("errors") if isinstance(data, dict) else None
+    detail = f": {'; '.join(map(str, errors))}" if isinstance(errors, list) and errors else ""
+    print(message + detail, file=sys.stderr, flush=True)
+    return RpcError(INTERNAL_ERROR, shorten(message), data)
+
+
 def handler_error(
     logged_as: str, subject: str, exc: BaseException, *, unimplemented: str | None = None
 ) -> RpcError:

@@ -10,18 +10,17 @@ handler that raises or returns what no client can be sent is -32603.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import jsonrpc
 from ..asking.request_state import RequestStateSeal
 from ..core.conversion import for_revision
-from ..core.lifecycle import handler_error
+from ..core.lifecycle import handler_error, internal_error
 from ..core.serving import Serving
 from ..jsonrpc import Reply, RequestId, RpcError
 from ..prompt_result import PromptResult, user
-from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
+from ..protocol import INVALID_PARAMS, Revision
 from ..session.request import RequestContext
 from ..shorten import shorten
 from ..validation import LazyValidators
@@ -201,5 +200,4 @@ class PromptJob:
             message = f"Prompt {self.prompt.name} returned an invalid result: {exc}"
         except Exception as exc:  # orjson refused it
             message = f"Prompt {self.prompt.name} returned a result that is not JSON data: {exc}"
-        print(message, file=sys.stderr)
-        return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, shorten(message)))
+        return jsonrpc.error(request_id, internal_error(message))

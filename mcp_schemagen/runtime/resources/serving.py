@@ -16,17 +16,16 @@ may change on every read and may depend on who asks, so by default ``ttlMs: 0`` 
 from __future__ import annotations
 
 import base64
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import jsonrpc
 from ..asking.request_state import RequestStateSeal
-from ..core.lifecycle import handler_error
+from ..core.lifecycle import handler_error, internal_error
 from ..core.listing import CACHE_SCOPES, ListCaching
 from ..core.serving import Serving
 from ..jsonrpc import Reply, RequestId, RpcError
-from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, Revision
+from ..protocol import INVALID_PARAMS, Revision
 from ..protocol.resources import not_found
 from ..session.request import RequestContext
 from ..shorten import shorten
@@ -161,8 +160,7 @@ class ReaderJob:
             return jsonrpc.result(request_id, revision.stamp(body, stamp))
         except Exception as exc:  # an unsendable value, or orjson refused it
             message = f"The reader of {self.resource.key} returned an invalid result: {exc}"
-        print(message, file=sys.stderr)
-        return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, shorten(message)))
+        return jsonrpc.error(request_id, internal_error(message))
 
 
 def reader_contents(

@@ -180,9 +180,14 @@ class RedisStore(Store):
                 await asyncio.wait_for(self._redis.ping(), COMMAND_TIMEOUT_SECONDS)
             self._listener = asyncio.ensure_future(self._listen())
             self._renewer = asyncio.ensure_future(self._renew())
-            # Cancellations published from now on must be heard.
+            # Cancellations published from now on must be heard: wait for the subscription
+            # (or the listener failing), not for the listener to end, which it never does.
             waiting = asyncio.ensure_future(self._subscribed.wait())
-            await asyncio.wait({waiting, self._listener}, timeout=COMMAND_TIMEOUT_SECONDS)
+            await asyncio.wait(
+                {waiting, self._listener},
+                timeout=COMMAND_TIMEOUT_SECONDS,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
             waiting.cancel()
 
     async def ready(self) -> bool:
@@ -397,7 +402,14 @@ class RedisStore(Store):
                 return False
             if not await self._redis.set(p + "f:" + stream_id, b"lost", ex=self.event_ttl, nx=True):
                 return False  # another follower declared it lost
-        messages = lost_call_events(orjson.loads(tracked))
+        ids = orjson.loads(tracked)
+        # The clients get -32603 for these calls: said here too, once (by this follower).
+        print(
+            f"store: calls {ids} were lost: the worker running them stopped before they"
+            f" finished (stream {stream_id}); their clients get -32603 'The call was lost'",
+            file=sys.stderr,
+        )
+        messages = lost_call_events(ids)
         for index, message in enumerate(messages):
             await self.append_event(stream_id, message, index == len(messages) - 1)
         return True

@@ -363,7 +363,13 @@ class BaseClient:
         **options: Unpack[ConnectOptions],
     ) -> AsyncIterator[Self]:
         """Start `command` (by default this package's own server, `python -m PACKAGE`, with
-        the running interpreter) and talk to it over stdio."""
+        the running interpreter) and talk to it over stdio.
+
+        The server does not inherit this process's whole environment: it gets the SDK's
+        safe subset (`mcp.client.stdio.get_default_environment()`: HOME, LOGNAME, PATH,
+        SHELL, TERM and USER on POSIX), right for a server that is not yours, with `env`
+        merged over it. A test of your own server hands it what it needs
+        (`env={"TICKETS_DB": path}`), or everything (`env=os.environ`)."""
         if command is None:
             if cls.SERVER_MODULE is None:
                 raise ValueError("connect_stdio() needs the command that starts the server")
