@@ -99,3 +99,56 @@ def test_a_first_answer_without_a_usable_key_fails_closed_then_recovers(
         assert served.called() == []
         issuer.jwks_mode = "ok"
         assert first_time(lambda: status(served, token) == 200, within=15) < 8
+
+
+# ------------------------------------------------------------------ 2: max-age, ceiling
+
+
+def _seconds_until_refused(served: Deployment, token: str) -> float:
+    """Rotate: publish a new key and retire the token's key at the issuer now (a JWKS
+    with no usable key at all would keep the old set); seconds until the server refuses
+    the token."""
+    served.issuer.extra_keys["key-2"] = new_key()
+    served.issuer.retired.add(served.issuer.kid)
+    return first_time(lambda: status(served, token) == 401, within=30)
+
+
+def test_a_removed_key_is_refused_once_the_issuers_max_age_runs_out(
+    root: Path, tmp_path: Path
+) -> None:
+    with deployment(root, tmp_path, env=FAST) as served:
+        issuer = served.issuer
+        issuer.jwks_cache_control = "public, max-age=7"
+        token = issuer.mint(scope=BASE_SCOPE)
+        assert status(served, token) == 200
+        waited = _seconds_until_refused(served, token)
+        assert 4 <= waited <= 9, waited  # max-age 7 from the first fetch, less the call
+        assert "no key 'key-1'" in served.log.read_text()
+
+
+def test_the_ceiling_holds_an_issuers_long_max_age_and_no_cache_gets_the_floor(
+    root: Path, tmp_path: Path
+) -> None:
+    extra = ("--auth-jwks-max-age", "6")
+    with deployment(root, tmp_path, env=FAST, extra=extra) as served:
+        served.issuer.jwks_cache_control = "max-age=86400"
+        token = served.issuer.mint(scope=BASE_SCOPE)
+        assert status(served, token) == 200
+        assert 3 <= _seconds_until_refused(served, token) <= 8
+    with deployment(root, tmp_path / "no-cache", env=FAST) as served:
+        served.issuer.jwks_cache_control = "no-cache"
+        token = served.issuer.mint(scope=BASE_SCOPE)
+        assert status(served, token) == 200
+        fetches = served.issuer.jwks_fetches
+        for _ in range(10):  # no refetch per request: the floor, 5 s
+            assert status(served, token) == 200
+        assert served.issuer.jwks_fetches == fetches
+        assert _seconds_until_refused(served, token) <= 7
+
+
+def test_the_key_age_ceiling_comes_from_the_environment_too(root: Path, tmp_path: Path) -> None:
+    env = {**FAST, "MCP_AUTH_JWKS_MAX_AGE_SECONDS": "5"}
+    with deployment(root, tmp_path, env=env) as served:
+        token = served.issuer.mint(scope=BASE_SCOPE)  # no Cache-Control: the ceiling
+        assert status(served, token) == 200
+        assert _seconds_until_refused(served, token) <= 7

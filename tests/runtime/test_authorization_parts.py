@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_schemagen.runtime.auth.challenge import challenge, resource_metadata
+from mcp_schemagen.runtime.auth.fetch import max_age_of
 from mcp_schemagen.runtime.auth.guard import _bearer, _callable_tools
 from mcp_schemagen.runtime.auth.keys import discovery_urls
 from mcp_schemagen.runtime.auth.scopes import ScopePolicy
@@ -122,3 +123,28 @@ def test_the_callable_tools_are_those_whose_every_scope_the_token_holds() -> Non
     assert visible(frozenset({"base", "notes:read"})) == {"open", "notes"}
     assert visible(frozenset({"admin"})) == {"open"}  # lacks "base", which admin also needs
     assert visible(frozenset({"base", "admin", "notes:read"})) == {"open", "notes", "admin"}
+
+
+@pytest.mark.parametrize(
+    "cache_control, age, seconds",
+    [
+        (None, None, None),
+        ("public", None, None),
+        ("public, max-age=300", None, 300.0),
+        ('max-age="60"', "20", 40.0),
+        ("max-age=10", "30", 0.0),
+        ("no-cache", None, 0.0),
+        ("max-age=300, no-store", None, 0.0),
+        ("max-age=soon", None, None),
+    ],
+)
+def test_how_long_a_key_set_may_be_kept_follows_cache_control(
+    cache_control: str | None, age: str | None, seconds: float | None
+) -> None:
+    assert max_age_of(cache_control, age) == seconds
+
+
+@pytest.mark.parametrize("ceiling", [1.0, 4.9, 86401.0])
+def test_the_key_age_ceiling_is_bounded(ceiling: float) -> None:
+    with pytest.raises(AuthConfigError, match="--auth-jwks-max-age: seconds between 5 and 86400"):
+        settings(jwks_max_age_seconds=ceiling)

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from .settings import (
     ENV_DISABLED,
+    ENV_JWKS_MAX_AGE,
     ENV_LIST_TOOLS,
     ES_AND_RS,
     LIST_TOOLS,
     AuthConfigError,
     AuthSettings,
     check_list_tools,
+    seconds,
 )
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from .guard import Guard
 
 _OPTIONS = ("auth_issuer", "auth_resource", "auth_scope", "auth_algorithm", "auth_leeway",
-            "auth_introspection_url", "auth_list_tools")  # fmt: skip
+            "auth_introspection_url", "auth_list_tools", "auth_jwks_max_age")  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +67,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--auth-leeway", type=float, metavar="SECONDS", help="clock skew allowed (default 30)"
+    )
+    group.add_argument(
+        "--auth-jwks-max-age",
+        type=float,
+        metavar="SECONDS",
+        help="keep the issuers' signing keys at most this long (default 600; their "
+        "Cache-Control max-age is followed below it, 5 at least): how long a key the "
+        "issuer removed can still be accepted",
     )
     group.add_argument(
         "--auth-introspection-url",
@@ -140,6 +150,12 @@ def _from_args(args: argparse.Namespace, defaults: Mapping[str, str]) -> AuthSet
         values["algorithms"] = tuple(args.auth_algorithm)
     if args.auth_leeway is not None:
         values["leeway_seconds"] = args.auth_leeway
+    # Like the listing below: a choice of this server's, not of the token's source.
+    ceiling = {**defaults, **os.environ}.get(ENV_JWKS_MAX_AGE)
+    if args.auth_jwks_max_age is not None:
+        values["jwks_max_age_seconds"] = args.auth_jwks_max_age
+    elif ceiling:
+        values["jwks_max_age_seconds"] = seconds(ENV_JWKS_MAX_AGE, ceiling)
     if args.auth_introspection_url:
         values["introspection_url"] = args.auth_introspection_url
         values["client_id"] = os.environ.get("MCP_AUTH_CLIENT_ID")

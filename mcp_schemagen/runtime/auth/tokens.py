@@ -36,7 +36,9 @@ class JwtVerifier(Verifier):
     def __init__(self, settings: AuthSettings) -> None:
         self.settings = settings
         self.issuers = {
-            issuer: IssuerKeys(issuer, settings.fetch_timeout_seconds)
+            issuer: IssuerKeys(
+                issuer, settings.fetch_timeout_seconds, settings.jwks_max_age_seconds
+            )
             for issuer in settings.issuers
         }
 
