@@ -152,3 +152,72 @@ def test_the_key_age_ceiling_comes_from_the_environment_too(root: Path, tmp_path
         token = served.issuer.mint(scope=BASE_SCOPE)  # no Cache-Control: the ceiling
         assert status(served, token) == 200
         assert _seconds_until_refused(served, token) <= 7
+
+
+# ------------------------------------------------------------------ 3: a flood of made-up kids
+
+
+def test_made_up_kids_cannot_delay_a_real_rotation_beyond_the_refetch_interval(
+    root: Path, tmp_path: Path
+) -> None:
+    """The bound (runtime/auth/keys.py): a key is found at most REFETCH_INTERVAL (10 s)
+    plus one fetch after the issuer publishes it, however many made-up kids arrive; and
+    they cost the issuer at most one fetch per interval."""
+    import threading
+
+    with deployment(root, tmp_path, env=FAST) as served:
+        issuer = served.issuer
+        assert status(served, issuer.mint(scope=BASE_SCOPE)) == 200
+        stop = threading.Event()
+        refused: list[int] = []
+
+        def flood() -> None:
+            attacker = new_key()
+            count = 0
+            while not stop.is_set():
+                count += 1
+                token = issuer.mint(scope=BASE_SCOPE, key=attacker, kid=f"made-up-{count}")
+                refused.append(status(served, token))
+                time.sleep(0.05)
+
+        flooders = [threading.Thread(target=flood) for _ in range(3)]
+        started = time.monotonic()
+        for thread in flooders:
+            thread.start()
+        try:
+            time.sleep(1.5)  # the flood has spent the refetch of this interval
+            issuer.extra_keys["key-2"] = rotated = new_key()
+            published = time.monotonic()
+            real = issuer.mint(scope=BASE_SCOPE, key=rotated, kid="key-2")
+            waited = first_time(lambda: status(served, real) == 200, within=20)
+            assert time.monotonic() - published <= 10 + 2, waited
+            time.sleep(max(0.0, 14 - (time.monotonic() - started)))
+        finally:
+            stop.set()
+            for thread in flooders:
+                thread.join(timeout=30)
+        flooded = time.monotonic() - started
+        assert len(refused) > 50 and set(refused) == {401}, set(refused)
+        # One fetch at start, then at most one per 10 s of flood (the rotation's included).
+        assert issuer.jwks_fetches <= 1 + int(flooded / 10) + 1, issuer.jwks_fetches
+        assert status(served, issuer.mint(scope=BASE_SCOPE)) == 200
+
+
+def test_a_token_arriving_during_a_refetch_waits_for_its_answer(root: Path, tmp_path: Path) -> None:
+    """A refetch under way (a made-up kid's) answers for the real token that arrives
+    meanwhile: it is not refused for the refetch interval."""
+    import threading
+
+    with deployment(root, tmp_path, env={"MCP_AUTH_FETCH_TIMEOUT_SECONDS": "5"}) as served:
+        issuer = served.issuer
+        assert status(served, issuer.mint(scope=BASE_SCOPE)) == 200
+        issuer.extra_keys["key-2"] = rotated = new_key()
+        issuer.jwks_delay = 1.5  # the key endpoint answers slowly from now on
+        stray = issuer.mint(scope=BASE_SCOPE, key=new_key(), kid="made-up")
+        flood = threading.Thread(target=status, args=(served, stray))
+        flood.start()
+        time.sleep(0.5)  # the made-up kid's refetch is under way
+        real = issuer.mint(scope=BASE_SCOPE, key=rotated, kid="key-2")
+        assert status(served, real) == 200
+        flood.join(timeout=30)
+        assert issuer.jwks_fetches == 2

@@ -50,6 +50,7 @@ class AuthorizationServer:
         self.retired: set[str] = set()  # kids no longer published
         self.junk_kids: set[str] = set()  # kids published with an unparseable key
         self.jwks_cache_control: str | None = None
+        self.jwks_delay = 0.0  # seconds the key endpoint waits before answering
         self.signing_typ: str | None = "at+jwt"  # the JWT header's typ (None: left out)
         self.jwks_fetches = 0
         self.issued: list[str] = []  # every access token issued, for the log check
@@ -228,6 +229,7 @@ def _handler(server: AuthorizationServer) -> type[BaseHTTPRequestHandler]:
                 self._json(200, server.metadata())
             elif parts.path == "/jwks":
                 server.jwks_fetches += 1
+                time.sleep(server.jwks_delay)
                 if server.jwks_mode == "hang":
                     time.sleep(30)
                     self._json(200, server.jwks())
