@@ -221,3 +221,49 @@ def test_a_token_arriving_during_a_refetch_waits_for_its_answer(root: Path, tmp_
         assert status(served, real) == 200
         flood.join(timeout=30)
         assert issuer.jwks_fetches == 2
+
+
+# ------------------------------------------------------------------ 4: typ (RFC 9068 section 4)
+
+
+def test_only_at_jwt_tokens_are_access_tokens_by_default(root: Path, tmp_path: Path) -> None:
+    with deployment(root, tmp_path) as served:
+        issuer = served.issuer
+        for typ, expected in (
+            ("at+jwt", 200),
+            ("application/AT+JWT", 200),
+            ("JWT", 401),
+            ("application/jwt", 401),
+            (None, 401),
+            ("dpop+jwt", 401),
+            ("secevent+jwt", 401),
+        ):
+            issuer.signing_typ = typ
+            assert status(served, issuer.mint(scope=BASE_SCOPE)) == expected, typ
+        log = served.log.read_text()
+        assert (
+            "token type 'JWT' is not at+jwt (RFC 9068 section 4); if issuer "
+            f"{issuer.issuer} issues plain JWT access tokens, name it with "
+            "--auth-plain-jwt-issuer"
+        ) in log
+        assert "token type None is not at+jwt" in log
+        assert "token type 'dpop+jwt' is not an access token" in log
+        assert served.called() == ["whoami", "whoami"]
+
+
+def test_plain_jwt_tokens_are_accepted_from_the_issuers_named_for_it(
+    root: Path, tmp_path: Path
+) -> None:
+    from tests.support.authorization_server import AuthorizationServer
+    from tests.support.http_server import free_port
+
+    port = free_port()
+    resource = f"http://127.0.0.1:{port}/mcp"
+    with AuthorizationServer(resource).running() as issuer:
+        extra = ("--auth-plain-jwt-issuer", issuer.issuer)
+        with deployment(
+            root, tmp_path, extra=extra, issuer=issuer, port=port, resource=resource
+        ) as served:
+            for typ, expected in (("JWT", 200), (None, 200), ("at+jwt", 200), ("dpop+jwt", 401)):
+                issuer.signing_typ = typ
+                assert status(served, issuer.mint(scope=BASE_SCOPE)) == expected, typ

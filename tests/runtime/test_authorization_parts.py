@@ -148,3 +148,9 @@ def test_how_long_a_key_set_may_be_kept_follows_cache_control(
 def test_the_key_age_ceiling_is_bounded(ceiling: float) -> None:
     with pytest.raises(AuthConfigError, match="--auth-jwks-max-age: seconds between 5 and 86400"):
         settings(jwks_max_age_seconds=ceiling)
+
+
+def test_a_plain_jwt_issuer_must_be_one_of_the_issuers() -> None:
+    with pytest.raises(AuthConfigError, match=r"--auth-plain-jwt-issuer 'https://other\.example'"):
+        settings(plain_jwt_issuers=("https://other.example",))
+    assert settings(plain_jwt_issuers=(ISSUER,)).plain_jwt_issuers == (ISSUER,)

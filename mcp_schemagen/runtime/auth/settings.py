@@ -26,6 +26,7 @@ ENV_TIMEOUT = "MCP_AUTH_FETCH_TIMEOUT_SECONDS"
 ENV_DISABLED = "MCP_AUTH_DISABLED"
 ENV_LIST_TOOLS = "MCP_AUTH_LIST_TOOLS"
 ENV_JWKS_MAX_AGE = "MCP_AUTH_JWKS_MAX_AGE_SECONDS"
+ENV_PLAIN_JWT_ISSUERS = "MCP_AUTH_PLAIN_JWT_ISSUERS"
 MAX_JWKS_MAX_AGE = 86400.0  # a day: longer, a removed key would outlive most rotations
 
 # What tools/list shows an authorized client: every tool, or only those its token's
@@ -51,7 +52,9 @@ class AuthSettings:
     ``list_tools``: "all" tools in tools/list, or only those the token can "callable".
     ``jwks_max_age_seconds``: the longest the issuers' keys are kept (their
     ``Cache-Control: max-age`` is followed below it): how long a key an issuer removed can
-    still be accepted."""
+    still be accepted. ``plain_jwt_issuers``: issuers (of ``issuers``) whose access
+    tokens have ``typ: JWT`` or no ``typ``; every other issuer's must say ``at+jwt``
+    (RFC 9068 section 4)."""
 
     issuers: tuple[str, ...]
     resource: str
@@ -64,6 +67,7 @@ class AuthSettings:
     fetch_timeout_seconds: float = 5.0
     list_tools: str = "all"
     jwks_max_age_seconds: float = DEFAULT_MAX_AGE
+    plain_jwt_issuers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_list_tools("--auth-list-tools", self.list_tools)
@@ -88,6 +92,12 @@ class AuthSettings:
             raise AuthConfigError("--auth-leeway: seconds between 0 and 600")
         if self.introspection_url is not None:
             check_url("--auth-introspection-url", self.introspection_url)
+        for issuer in self.plain_jwt_issuers:
+            if issuer not in self.issuers:
+                raise AuthConfigError(
+                    f"--auth-plain-jwt-issuer {issuer!r} is not one of the issuers "
+                    f"(--auth-issuer): {', '.join(self.issuers)}"
+                )
         if not MIN_MAX_AGE <= self.jwks_max_age_seconds <= MAX_JWKS_MAX_AGE:
             raise AuthConfigError(
                 f"--auth-jwks-max-age: seconds between {MIN_MAX_AGE:g} and {MAX_JWKS_MAX_AGE:g}"
@@ -126,6 +136,8 @@ class AuthSettings:
             values["fetch_timeout_seconds"] = float(env[ENV_TIMEOUT])
         if env.get(ENV_JWKS_MAX_AGE):
             values["jwks_max_age_seconds"] = seconds(ENV_JWKS_MAX_AGE, env[ENV_JWKS_MAX_AGE])
+        if env.get(ENV_PLAIN_JWT_ISSUERS):
+            values["plain_jwt_issuers"] = split(env[ENV_PLAIN_JWT_ISSUERS])
         if env.get(ENV_LIST_TOOLS):
             check_list_tools(ENV_LIST_TOOLS, env[ENV_LIST_TOOLS])
             values["list_tools"] = env[ENV_LIST_TOOLS]
@@ -149,6 +161,7 @@ class AuthSettings:
             ENV_TIMEOUT: str(self.fetch_timeout_seconds),
             ENV_LIST_TOOLS: self.list_tools,
             ENV_JWKS_MAX_AGE: str(self.jwks_max_age_seconds),
+            ENV_PLAIN_JWT_ISSUERS: ",".join(self.plain_jwt_issuers),
         }
         for key, value in (
             (ENV_INTROSPECTION, self.introspection_url),

@@ -19,12 +19,14 @@ from .settings import (
     ENV_DISABLED,
     ENV_JWKS_MAX_AGE,
     ENV_LIST_TOOLS,
+    ENV_PLAIN_JWT_ISSUERS,
     ES_AND_RS,
     LIST_TOOLS,
     AuthConfigError,
     AuthSettings,
     check_list_tools,
     seconds,
+    split,
 )
 
 if TYPE_CHECKING:
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     from .guard import Guard
 
 _OPTIONS = ("auth_issuer", "auth_resource", "auth_scope", "auth_algorithm", "auth_leeway",
-            "auth_introspection_url", "auth_list_tools", "auth_jwks_max_age")  # fmt: skip
+            "auth_introspection_url", "auth_list_tools", "auth_jwks_max_age", "auth_plain_jwt_issuer")  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +69,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--auth-leeway", type=float, metavar="SECONDS", help="clock skew allowed (default 30)"
+    )
+    group.add_argument(
+        "--auth-plain-jwt-issuer",
+        action="append",
+        metavar="URL",
+        help="accept this issuer's access tokens with typ JWT or no typ (repeatable; one of "
+        "the --auth-issuer URLs): for providers that do not issue RFC 9068 at+jwt tokens, "
+        "like Auth0, Keycloak or Entra ID; every other issuer's tokens must say at+jwt",
     )
     group.add_argument(
         "--auth-jwks-max-age",
@@ -150,6 +160,11 @@ def _from_args(args: argparse.Namespace, defaults: Mapping[str, str]) -> AuthSet
         values["algorithms"] = tuple(args.auth_algorithm)
     if args.auth_leeway is not None:
         values["leeway_seconds"] = args.auth_leeway
+    plain = {**defaults, **os.environ}.get(ENV_PLAIN_JWT_ISSUERS)
+    if args.auth_plain_jwt_issuer:
+        values["plain_jwt_issuers"] = tuple(args.auth_plain_jwt_issuer)
+    elif plain:
+        values["plain_jwt_issuers"] = split(plain)
     # Like the listing below: a choice of this server's, not of the token's source.
     ceiling = {**defaults, **os.environ}.get(ENV_JWKS_MAX_AGE)
     if args.auth_jwks_max_age is not None:
