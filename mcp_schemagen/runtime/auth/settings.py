@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from .keys import DEFAULT_MAX_AGE, MIN_MAX_AGE
@@ -63,7 +63,7 @@ class AuthSettings:
     leeway_seconds: float = 30.0
     introspection_url: str | None = None
     client_id: str | None = None
-    client_secret: str | None = None
+    client_secret: str | None = field(default=None, repr=False)  # never in a log line
     fetch_timeout_seconds: float = 5.0
     list_tools: str = "all"
     jwks_max_age_seconds: float = DEFAULT_MAX_AGE

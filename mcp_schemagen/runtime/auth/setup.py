@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .open_access import EVERYWHERE, LoopbackOnly, announce, disabled
 from .settings import (
     ENV_DISABLED,
     ENV_JWKS_MAX_AGE,
@@ -118,14 +119,15 @@ def configure(
     if given and args.no_auth:
         cli.error("--no-auth contradicts --" + given[0].replace("_", "-"))
     if args.no_auth:
-        os.environ[ENV_DISABLED] = "1"  # pyproject's settings too: served open, on purpose
+        # pyproject's settings too: served open, on purpose, on whatever --host says.
+        os.environ[ENV_DISABLED] = EVERYWHERE
         return
     # --auth-list-tools alone refines the settings pyproject or the environment give.
     refines = given == ["auth_list_tools"]
     try:
         if refines:
             chosen = {**defaults, **os.environ, ENV_LIST_TOOLS: args.auth_list_tools}
-            off = os.environ.get(ENV_DISABLED)
+            off = disabled(os.environ)
             settings = None if off else AuthSettings.from_environment(chosen)
             if settings is None:
                 raise AuthConfigError(
@@ -196,7 +198,7 @@ def _loopback(host: str) -> bool:
 
 
 def _from_environment(defaults: Mapping[str, str]) -> AuthSettings | None:
-    if os.environ.get(ENV_DISABLED):
+    if disabled(os.environ):
         return None
     return AuthSettings.from_environment({**defaults, **os.environ})
 
@@ -206,15 +208,27 @@ def guard_for(
     http: HttpSettings,
     store: Store,
     defaults: Mapping[str, str] | None = None,
-) -> Guard | None:
+) -> Guard | LoopbackOnly | None:
     """The authorization guard of an HTTP endpoint serving ``tools`` (name, published
-    definition), from the environment over ``defaults``; None when it is off."""
+    definition), from the environment over ``defaults``; without authorization, the gate
+    that serves loopback connections only, or None when it is off everywhere."""
     try:
-        settings = _from_environment(defaults or {})
+        off = disabled(os.environ)
+        settings = (
+            None if off else AuthSettings.from_environment({**(defaults or {}), **os.environ})
+        )
     except AuthConfigError as exc:
         raise SystemExit(f"authorization settings: {exc}") from None
-    if settings is None:
+    if off is not None:
+        announce(off)
+    if off == EVERYWHERE:
         return None
+    if settings is None:
+        return LoopbackOnly(
+            "authorization is not configured, so only connections to a loopback address are "
+            "served; configure it (--auth-issuer/--auth-resource or MCP_AUTH_ISSUERS/"
+            f"MCP_AUTH_RESOURCE) or set {ENV_DISABLED}={EVERYWHERE} to serve anyone"
+        )
     from .guard import Guard
 
     return Guard(settings, tools, http, store)
