@@ -373,4 +373,9 @@ def _logging(access_log: bool) -> dict[str, object]:
     config["loggers"]["uvicorn"]["level"] = "WARNING"
     config["loggers"]["uvicorn.error"]["level"] = "WARNING"
     config["loggers"]["uvicorn.access"]["level"] = "INFO"
+    from .http.access_log import RedactQuery
+
+    # A token in a query string is refused (400), and not written here either.
+    config.setdefault("filters", {})["redact_query"] = {"()": RedactQuery}
+    config["handlers"]["access"]["filters"] = ["redact_query"]
     return {"log_config": config, "log_level": None, "access_log": True}

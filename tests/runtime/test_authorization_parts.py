@@ -11,6 +11,7 @@ from mcp_schemagen.runtime.auth.guard import _bearer, _callable_tools
 from mcp_schemagen.runtime.auth.keys import discovery_urls
 from mcp_schemagen.runtime.auth.scopes import ScopePolicy
 from mcp_schemagen.runtime.auth.settings import AuthConfigError, AuthSettings
+from mcp_schemagen.runtime.http.access_log import redacted
 
 ISSUER = "https://keycloak.example.com/realms/mcp"
 
@@ -154,3 +155,17 @@ def test_a_plain_jwt_issuer_must_be_one_of_the_issuers() -> None:
     with pytest.raises(AuthConfigError, match=r"--auth-plain-jwt-issuer 'https://other\.example'"):
         settings(plain_jwt_issuers=("https://other.example",))
     assert settings(plain_jwt_issuers=(ISSUER,)).plain_jwt_issuers == (ISSUER,)
+
+
+@pytest.mark.parametrize(
+    "target, shown",
+    [
+        ("/mcp", "/mcp"),
+        ("/mcp?page=2", "/mcp?page=2"),
+        ("/mcp?access_token=abc.def", "/mcp?access_token=***"),
+        ("/mcp?x=1&id_token=a&api_key=b&code=c", "/mcp?x=1&id_token=***&api_key=***&code=***"),
+        ("/mcp?eyJhbGciOiJSUzI1NiJ9.e30.sig", "/mcp?***"),
+    ],
+)
+def test_the_access_log_shows_no_secret_query_value(target: str, shown: str) -> None:
+    assert redacted(target) == shown
