@@ -267,3 +267,30 @@ def test_plain_jwt_tokens_are_accepted_from_the_issuers_named_for_it(
             for typ, expected in (("JWT", 200), (None, 200), ("at+jwt", 200), ("dpop+jwt", 401)):
                 issuer.signing_typ = typ
                 assert status(served, issuer.mint(scope=BASE_SCOPE)) == expected, typ
+
+
+# ------------------------------------------------------------------ 7: an outage after keys were cached
+
+
+@pytest.mark.parametrize("mode", ["hang", "garbage", "no-keys"])
+def test_after_keys_were_cached_an_outage_keeps_them_and_a_new_kid_gets_503(
+    mode: str, root: Path, tmp_path: Path
+) -> None:
+    """Tokens signed by a cached key are still accepted; a token with a kid the cache
+    lacks cannot be told valid or not: 503 with Retry-After (the client retries with the
+    same token), not 401 (which would send it back to the authorization server, down
+    too). Once the JWKS answers again, within seconds, the new key is found."""
+    with deployment(root, tmp_path, env=FAST) as served:
+        issuer = served.issuer
+        token = issuer.mint(scope=BASE_SCOPE)
+        assert status(served, token) == 200
+        issuer.jwks_mode = mode
+        issuer.extra_keys["key-2"] = rotated = new_key()
+        fresh = issuer.mint(scope=BASE_SCOPE, key=rotated, kid="key-2")
+        reply = stateless_call(served.url, fresh, "whoami")
+        assert reply.status == 503
+        assert reply.headers["retry-after"] == "5"
+        assert status(served, token) == 200
+        assert "authorization server unavailable" in served.log.read_text()
+        issuer.jwks_mode = "ok"
+        assert first_time(lambda: status(served, fresh) == 200, within=20) < 15
