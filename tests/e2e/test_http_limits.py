@@ -97,3 +97,39 @@ def test_a_chunked_body_over_the_limit_gets_a_413_the_client_reads(url: str) -> 
                 break
             reply += data
     assert reply.startswith(b"HTTP/1.1 413"), reply[:100]
+
+
+# ------------------------------------------------------------------ handlers per request
+
+
+def test_one_batch_runs_a_bounded_number_of_handlers_at_once(url: str) -> None:
+    """A 2025-03-26 batch of slow calls runs PER_REQUEST of them at a time (the rest wait
+    their turn, no task each), and a call in another POST meanwhile is not behind it."""
+    import concurrent.futures
+
+    from mcp_schemagen.runtime.core.admission import PER_REQUEST
+    from tests.support.http_client import exchange
+
+    session = HttpSession(url, "2025-03-26")
+    headers = session.headers("tools/call", None)
+    seconds, rounds = 0.4, 4
+    calls = [
+        session.message("tools/call", {"name": "slow_job", "arguments": {"seconds": seconds}})
+        for _ in range(rounds * PER_REQUEST)
+    ]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        started = time.monotonic()
+        batch = pool.submit(exchange, url, body=calls, headers=headers, timeout=60)
+        time.sleep(0.3)
+        other = HttpSession(url, "2025-11-25")
+        alone = time.monotonic()
+        reply = other.call("slow_job", {"seconds": 0.1})
+        assert reply.status == 200
+        assert time.monotonic() - alone < 1.0  # not queued behind the batch
+        answered = batch.result(timeout=60)
+        elapsed = time.monotonic() - started
+    assert answered.status == 200
+    assert sorted(a["id"] for a in answered.last) == sorted(c["id"] for c in calls)
+    assert all(a["result"]["content"][0]["text"] == f"slept {seconds} s" for a in answered.last)
+    assert elapsed >= rounds * seconds * 0.95, elapsed  # PER_REQUEST at a time: four rounds
+    assert elapsed < rounds * seconds + 5, elapsed
