@@ -14,6 +14,7 @@ which the command line never sees. Either way off is said loudly at start-up.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import sys
 from collections.abc import Mapping
@@ -67,7 +68,14 @@ def on_loopback(server: Any) -> bool:
     if server is None or type(server) not in (tuple, list) or not server:
         return True
     host = server[0]
-    if type(host) is not str or host.startswith("/") or host == "localhost":
+    if type(host) is not str:
+        return True
+    return _loopback_host(host)
+
+
+@functools.lru_cache(maxsize=64)  # a server listens on few addresses: parsed once each
+def _loopback_host(host: str) -> bool:
+    if host.startswith("/") or host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
