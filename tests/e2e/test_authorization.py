@@ -363,8 +363,11 @@ def test_the_body_deadline_holds_in_front_of_the_guard_too(root: Path, tmp_path:
         assert served.called() == []
 
 
-def test_the_access_log_writes_no_query_string_token(root: Path, tmp_path: Path) -> None:
-    with deployment(root, tmp_path, extra=("--access-log",)) as fresh:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_access_log_writes_no_query_string_token(
+    workers: str, root: Path, tmp_path: Path
+) -> None:
+    with deployment(root, tmp_path, extra=("--access-log", "--workers", workers)) as fresh:
         token = fresh.issuer.mint(scope=BASE_SCOPE)
         parts = urlsplit(fresh.url)
         connection = http.client.HTTPConnection(str(parts.hostname), parts.port, timeout=10)
