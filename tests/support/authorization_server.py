@@ -89,9 +89,8 @@ class AuthorizationServer:
             "jti": secrets.token_hex(8),
             **(claims or {}),
         }
-        headers = {"kid": kid or self.kid}
-        if self.signing_typ is not None:
-            headers["typ"] = self.signing_typ
+        # typ None: PyJWT leaves the header out (it would say JWT otherwise).
+        headers = {"kid": kid or self.kid, "typ": self.signing_typ}
         token = jwt.encode(body, key or self.key, algorithm="RS256", headers=headers)
         self.issued.append(token)
         return token
