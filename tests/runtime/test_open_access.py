@@ -123,3 +123,24 @@ def test_the_settings_repr_holds_no_client_secret() -> None:
     )
     assert "s3cr3t-value" not in repr(settings) and "client_secret" not in repr(settings)
     assert "client_id='rs'" in repr(settings)
+
+
+@pytest.mark.parametrize("value, refused", [("1", True), ("0", True), ("everywhere", False)])
+def test_the_command_line_serves_another_address_open_only_when_told_everywhere(
+    value: str, refused: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    from mcp_schemagen.runtime.auth.setup import add_arguments, configure
+
+    monkeypatch.setenv("MCP_AUTH_DISABLED", value)
+    cli = argparse.ArgumentParser()
+    cli.add_argument("--http", action="store_true")
+    cli.add_argument("--host")
+    add_arguments(cli)
+    args = cli.parse_args(["--http", "--host", "192.0.2.10"])
+    if refused:
+        with pytest.raises(SystemExit):
+            configure(args, cli, {})
+    else:
+        configure(args, cli, {})

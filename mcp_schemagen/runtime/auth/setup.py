@@ -142,7 +142,8 @@ def configure(
         os.environ.update(settings.environment())
         return
     host = args.host or "127.0.0.1"
-    if not _loopback(host):
+    # MCP_AUTH_DISABLED=everywhere says what --no-auth says; 1 (loopback only) does not.
+    if not _loopback(host) and disabled(os.environ) != EVERYWHERE:
         cli.error(
             f"--host {host} serves other machines: configure authorization (--auth-issuer URL "
             "--auth-resource URL, see README: Deployment) or say --no-auth to serve every "
