@@ -13,6 +13,7 @@ from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, error
 from mcp_schemagen.runtime.auth import settings as env
+from mcp_schemagen.runtime.auth.keys import MIN_MAX_AGE
 from mcp_schemagen.runtime.auth.settings import (
     SAFE_ALGORITHMS,
     AuthConfigError,
@@ -30,6 +31,8 @@ _KEYS = (
     "leeway-seconds",
     "introspection-url",
     "list-tools",
+    "jwks-max-age-seconds",
+    "plain-jwt-issuers",
 )
 _EXAMPLE = (
     '[tool.mcp-codegen.authorization] issuers = ["https://auth.example.com/realms/mcp"], '
@@ -99,6 +102,21 @@ def parse_authorization(section: Any, where: str) -> tuple[dict[str, str], list[
         else:
             _checked(lambda: check_list_tools("list-tools", choice), "list-tools", bad)
             values[env.ENV_LIST_TOOLS] = choice
+    if "jwks-max-age-seconds" in section:
+        ceiling = section["jwks-max-age-seconds"]
+        low, high = MIN_MAX_AGE, env.MAX_JWKS_MAX_AGE
+        if isinstance(ceiling, bool) or not isinstance(ceiling, int | float):
+            ceiling = -1
+        if not low <= ceiling <= high:
+            bad("jwks-max-age-seconds", f"must be a number of seconds from {low:g} to {high:g}")
+        else:
+            values[env.ENV_JWKS_MAX_AGE] = str(float(ceiling))
+    plain = _strings(section, "plain-jwt-issuers", bad)
+    for index, issuer in enumerate(plain):
+        if issuer not in issuers:
+            bad(f"plain-jwt-issuers/{index}", f"{issuer!r} is not one of the issuers")
+    if plain:
+        values[env.ENV_PLAIN_JWT_ISSUERS] = ",".join(plain)
     return (dict(sorted(values.items())) if not problems else {}), problems
 
 

@@ -38,6 +38,9 @@ environment (MCP_HTTP_PATH, MCP_HTTP_ALLOWED_HOSTS, MCP_HTTP_ALLOWED_ORIGINS,
 MCP_HTTP_MAX_BODY_BYTES, MCP_STORE, MCP_SESSION_TTL_SECONDS), e.g.
   granian --interface asgi PACKAGE.asgi:app
   gunicorn -k uvicorn_worker.UvicornWorker PACKAGE.asgi:app
+Without authorization (MCP_AUTH_ISSUERS, MCP_AUTH_RESOURCE) the app serves only
+connections to a loopback address; MCP_AUTH_DISABLED=everywhere serves anyone, as
+--no-auth does (MCP_AUTH_DISABLED=1: off, loopback only; 0: on; other values stop it).
 More than one worker (or machine) needs a shared store for sessions (2025-03-26 to
 2025-11-25): --store redis://HOST:6379/0. 2026-07-28 requests are stateless; a retry after
 an input_required result needs the same MCP_CODEGEN_STATE_KEY on every worker (--workers N
@@ -376,10 +379,14 @@ def _logging(access_log: bool) -> dict[str, object]:
     config["loggers"]["uvicorn"]["level"] = "WARNING"
     config["loggers"]["uvicorn.error"]["level"] = "WARNING"
     config["loggers"]["uvicorn.access"]["level"] = "INFO"
+    from .http.access_log import RedactQuery
     from .http.announce import QuietProbe
 
     # By dotted name: the worker processes of --workers configure their logging from it.
-    quiet = {"()": f"{QuietProbe.__module__}.{QuietProbe.__qualname__}"}
-    config.setdefault("filters", {})["quiet_probe"] = quiet
-    config["handlers"]["access"]["filters"] = ["quiet_probe"]
+    # The start-up probe is not logged; a token in a query string is refused (400), and
+    # not written here either.
+    filters = config.setdefault("filters", {})
+    filters["quiet_probe"] = {"()": f"{QuietProbe.__module__}.{QuietProbe.__qualname__}"}
+    filters["redact_query"] = {"()": f"{RedactQuery.__module__}.{RedactQuery.__qualname__}"}
+    config["handlers"]["access"]["filters"] = ["quiet_probe", "redact_query"]
     return {"log_config": config, "log_level": None, "access_log": True}

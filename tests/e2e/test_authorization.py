@@ -361,3 +361,27 @@ def test_the_body_deadline_holds_in_front_of_the_guard_too(root: Path, tmp_path:
         assert reply.startswith(b"HTTP/1.1 408"), reply[:80]
         assert waited < 5, waited
         assert served.called() == []
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_access_log_writes_no_query_string_token(
+    workers: str, root: Path, tmp_path: Path
+) -> None:
+    with deployment(root, tmp_path, extra=("--access-log", "--workers", workers)) as fresh:
+        token = fresh.issuer.mint(scope=BASE_SCOPE)
+        parts = urlsplit(fresh.url)
+        connection = http.client.HTTPConnection(str(parts.hostname), parts.port, timeout=10)
+        query = f"access_token={token}&client_secret=hush-1234&page=2&Refresh_Token=rt-5678"
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        body = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+        connection.request("POST", f"{parts.path}?{query}", body, headers)
+        assert connection.getresponse().status == 400
+        connection.close()
+        time.sleep(0.5)  # the access line is written after the response
+        log = fresh.log.read_text()
+        assert token not in log and token[-40:] not in log
+        assert "hush-1234" not in log and "rt-5678" not in log
+        assert (
+            '"POST /mcp?access_token=***&client_secret=***&page=2&Refresh_Token=*** HTTP/1.1" 400'
+            in log
+        ), log

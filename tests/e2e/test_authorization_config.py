@@ -3,7 +3,9 @@ server enforces it with a bare ``--http``; ``--no-auth`` turns it off on purpose
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 from tests.support.authorization_server import AuthorizationServer
@@ -42,8 +44,22 @@ def test_pyproject_settings_protect_the_server(tmp_path: Path) -> None:
             assert stateless_call(url, token, "whoami").status == 200
             assert stateless_call(url, token, "read_notes").status == 403
         assert calls.read_text().split() == ["whoami"]
+        # MCP_AUTH_DISABLED=0 (a variable left in a deployment) keeps authorization on.
+        zero = {**env, "MCP_AUTH_DISABLED": "0"}
+        with serving(root, http_command(PACKAGE, port), port, log, env=zero) as url:
+            assert initialize(url, None).status == 401
         with serving(root, http_command(PACKAGE, port, "--no-auth"), port, log, env=env) as url:
             assert initialize(url, None).status == 200
+        assert (
+            "AUTHORIZATION IS OFF (MCP_AUTH_DISABLED=everywhere): EVERY TOOL IS SERVED TO "
+            "ANYONE WHO CAN REACH THIS PORT" in log.read_text()
+        )
+        failed = subprocess.run(
+            http_command(PACKAGE, port), cwd=root, capture_output=True, text=True,
+            timeout=60, check=False, env={**os.environ, "MCP_AUTH_DISABLED": "maybe"},
+        )  # fmt: skip
+        assert failed.returncode == 2
+        assert "MCP_AUTH_DISABLED='maybe' is not a choice" in failed.stderr
 
 
 def test_opaque_tokens_are_checked_by_introspection(tmp_path: Path) -> None:

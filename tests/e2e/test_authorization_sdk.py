@@ -149,3 +149,28 @@ def test_a_first_call_to_a_scoped_tool_needs_one_authorization(served: Deploymen
 
     assert anyio.run(first_call) == "notes of alice: first"
     assert issuer.scopes_asked == [f"{BASE_SCOPE} {NOTES}"]
+
+
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
+def test_one_junk_jwks_answer_does_not_break_the_sdk_clients_flow(served: Deployment) -> None:
+    """The issuer answers once with an unparseable key under its real kid (a made-up kid
+    makes the server fetch it): the keys that parse stay in use, and the SDK client's
+    whole flow goes on working (issue 32, point 1)."""
+    from tests.support.authorization_server import new_key
+    from tests.support.authorized_deployment import stateless_call
+
+    issuer = served.issuer
+    assert stateless_call(served.url, issuer.mint(scope=BASE_SCOPE), "whoami").status == 200
+    issuer.jwks_mode = "junk-keys"
+    try:
+        stray = issuer.mint(scope=BASE_SCOPE, key=new_key(), kid="made-up")
+        assert stateless_call(served.url, stray, "whoami").status in (401, 503)
+    finally:
+        issuer.jwks_mode = "ok"
+
+    async def bounded() -> tuple[str, str]:
+        with anyio.fail_after(60):
+            return await _session(served.url, "2026-07-28")
+
+    who, notes = anyio.run(bounded)
+    assert who.startswith("alice ") and notes == "notes of alice: plans"

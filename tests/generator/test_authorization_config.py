@@ -3,6 +3,7 @@ errors, and written into the package's ``_authorization.py`` as MCP_AUTH_* defau
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,14 @@ BAD = {
         GOOD.replace('list-tools = "callable"', 'list-tools = "scoped"'),
         [f"{AT}/list-tools: error: list-tools 'scoped' is not a choice: 'all' lists every tool"],
     ),
+    "key age ceiling out of range": (
+        GOOD + "jwks-max-age-seconds = 1\n",
+        [f"{AT}/jwks-max-age-seconds: error: must be a number of seconds from 5 to 86400"],
+    ),
+    "plain JWT issuer not an issuer": (
+        GOOD + 'plain-jwt-issuers = ["https://other.example"]\n',
+        [f"{AT}/plain-jwt-issuers/0: error: 'https://other.example' is not one of the issuers"],
+    ),
     "list-tools not a string": (
         GOOD.replace('list-tools = "callable"', "list-tools = true"),
         [f'{AT}/list-tools: error: must be "all" (every tool) or "callable"'],
@@ -101,3 +110,22 @@ def test_good_settings_become_the_packages_defaults(
             "MCP_AUTH_SCOPES": "mcp:tools",
         }
     )
+
+
+def test_key_age_and_plain_jwt_issuers_become_defaults_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extra = GOOD + (
+        'jwks-max-age-seconds = 120\nplain-jwt-issuers = ["https://keycloak.example.com/realms/mcp"]\n'
+    )
+    root = write_project(tmp_path / "project", {"t.json": tool()}, extra=extra)
+    monkeypatch.chdir(root)
+    code, _, err = run_cli("build", ".")
+    assert code == 0, err
+    shown = subprocess.run(
+        [sys.executable, "-c", "from server._authorization import DEFAULTS; print(DEFAULTS)"],
+        cwd=root, capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    defaults = ast.literal_eval(shown.stdout)  # the dict the package printed
+    assert defaults["MCP_AUTH_JWKS_MAX_AGE_SECONDS"] == "120.0"
+    assert defaults["MCP_AUTH_PLAIN_JWT_ISSUERS"] == "https://keycloak.example.com/realms/mcp"

@@ -24,6 +24,7 @@ RUNTIME_LAZY = {
     ("store/url.py", "redis"),
     ("store/redis_store.py", "redis"),
     ("auth/tokens.py", "jwt"),
+    ("auth/keys.py", "jwt"),  # a JWK is parsed before it enters the cache
     ("http/deadlines.py", "uvicorn"),  # its classes subclass uvicorn's protocols
 }  # paths under runtime/
 LONGEST_MODULE = 500

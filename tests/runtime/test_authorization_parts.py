@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from mcp_schemagen.runtime.auth.challenge import challenge, resource_metadata
+from mcp_schemagen.runtime.auth.fetch import max_age_of
 from mcp_schemagen.runtime.auth.keys import discovery_urls
 from mcp_schemagen.runtime.auth.scopes import ScopePolicy
 from mcp_schemagen.runtime.auth.settings import AuthConfigError, AuthSettings
+from mcp_schemagen.runtime.http.access_log import redacted
 from mcp_schemagen.runtime.http.auth_guard import _bearer, _callable_tools
 
 ISSUER = "https://keycloak.example.com/realms/mcp"
@@ -122,3 +124,48 @@ def test_the_callable_tools_are_those_whose_every_scope_the_token_holds() -> Non
     assert visible(frozenset({"base", "notes:read"})) == {"open", "notes"}
     assert visible(frozenset({"admin"})) == {"open"}  # lacks "base", which admin also needs
     assert visible(frozenset({"base", "admin", "notes:read"})) == {"open", "notes", "admin"}
+
+
+@pytest.mark.parametrize(
+    "cache_control, age, seconds",
+    [
+        (None, None, None),
+        ("public", None, None),
+        ("public, max-age=300", None, 300.0),
+        ('max-age="60"', "20", 40.0),
+        ("max-age=10", "30", 0.0),
+        ("no-cache", None, 0.0),
+        ("max-age=300, no-store", None, 0.0),
+        ("max-age=soon", None, None),
+    ],
+)
+def test_how_long_a_key_set_may_be_kept_follows_cache_control(
+    cache_control: str | None, age: str | None, seconds: float | None
+) -> None:
+    assert max_age_of(cache_control, age) == seconds
+
+
+@pytest.mark.parametrize("ceiling", [1.0, 4.9, 86401.0])
+def test_the_key_age_ceiling_is_bounded(ceiling: float) -> None:
+    with pytest.raises(AuthConfigError, match="--auth-jwks-max-age: seconds between 5 and 86400"):
+        settings(jwks_max_age_seconds=ceiling)
+
+
+def test_a_plain_jwt_issuer_must_be_one_of_the_issuers() -> None:
+    with pytest.raises(AuthConfigError, match=r"--auth-plain-jwt-issuer 'https://other\.example'"):
+        settings(plain_jwt_issuers=("https://other.example",))
+    assert settings(plain_jwt_issuers=(ISSUER,)).plain_jwt_issuers == (ISSUER,)
+
+
+@pytest.mark.parametrize(
+    "target, shown",
+    [
+        ("/mcp", "/mcp"),
+        ("/mcp?page=2", "/mcp?page=2"),
+        ("/mcp?access_token=abc.def", "/mcp?access_token=***"),
+        ("/mcp?x=1&id_token=a&api_key=b&code=c", "/mcp?x=1&id_token=***&api_key=***&code=***"),
+        ("/mcp?eyJhbGciOiJSUzI1NiJ9.e30.sig", "/mcp?***"),
+    ],
+)
+def test_the_access_log_shows_no_secret_query_value(target: str, shown: str) -> None:
+    assert redacted(target) == shown

@@ -5,7 +5,9 @@ JWKS served over HTTP, RFC 8414 metadata, dynamic client registration (RFC 7591)
 authorization-code flow with PKCE (S256) that the official SDK client runs; every
 authorization is approved at once, for the ``subject`` the test chose, with the
 requested scopes the test allows (``grantable``). ``mint`` signs any token a test
-wants, hostile ones included. ``jwks_mode`` makes the key endpoint misbehave.
+wants, hostile ones included. ``jwks_mode`` makes the key endpoint misbehave (hang, not
+JSON, an unparseable key under every published kid, no keys at all); ``retired`` kids are
+left out of the JWKS (a key rotated out); ``jwks_cache_control`` is sent with it.
 """
 
 from __future__ import annotations
@@ -44,7 +46,12 @@ class AuthorizationServer:
         self.extra_keys: dict[str, rsa.RSAPrivateKey] = {}
         self.subject = "alice"
         self.grantable: set[str] | None = None  # None: every scope asked for
-        self.jwks_mode = "ok"  # ok | hang | garbage
+        self.jwks_mode = "ok"  # ok | hang | garbage | junk-keys | no-keys
+        self.retired: set[str] = set()  # kids no longer published
+        self.junk_kids: set[str] = set()  # kids published with an unparseable key
+        self.jwks_cache_control: str | None = None
+        self.jwks_delay = 0.0  # seconds the key endpoint waits before answering
+        self.signing_typ: str | None = "at+jwt"  # the JWT header's typ (None: left out)
         self.jwks_fetches = 0
         self.issued: list[str] = []  # every access token issued, for the log check
         self.scopes_asked: list[str] = []
@@ -82,7 +89,8 @@ class AuthorizationServer:
             "jti": secrets.token_hex(8),
             **(claims or {}),
         }
-        headers = {"kid": kid or self.kid, "typ": "at+jwt"}
+        # typ None: PyJWT leaves the header out (it would say JWT otherwise).
+        headers = {"kid": kid or self.kid, "typ": self.signing_typ}
         token = jwt.encode(body, key or self.key, algorithm="RS256", headers=headers)
         self.issued.append(token)
         return token
@@ -90,6 +98,12 @@ class AuthorizationServer:
     def jwks(self) -> dict[str, Any]:
         keys = [public_jwk(self.key, self.kid)]
         keys += [public_jwk(k, kid) for kid, k in self.extra_keys.items()]
+        keys = [jwk for jwk in keys if jwk["kid"] not in self.retired]
+        junk = {jwk["kid"] for jwk in keys} if self.jwks_mode == "junk-keys" else self.junk_kids
+        # A junk key's modulus is not base64url at all (PyJWT: "n must be >= 3").
+        keys = [{**jwk, "n": "!!!"} if jwk["kid"] in junk else jwk for jwk in keys]
+        if self.jwks_mode == "no-keys":
+            keys = []
         return {"keys": keys}
 
     def metadata(self) -> dict[str, Any]:
@@ -195,10 +209,12 @@ def _handler(server: AuthorizationServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             pass
 
-        def _json(self, status: int, document: Any) -> None:
+        def _json(self, status: int, document: Any, cache_control: str | None = None) -> None:
             body = document if isinstance(document, bytes) else json.dumps(document).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
+            if cache_control is not None:
+                self.send_header("Cache-Control", cache_control)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -212,13 +228,14 @@ def _handler(server: AuthorizationServer) -> type[BaseHTTPRequestHandler]:
                 self._json(200, server.metadata())
             elif parts.path == "/jwks":
                 server.jwks_fetches += 1
+                time.sleep(server.jwks_delay)
                 if server.jwks_mode == "hang":
                     time.sleep(30)
                     self._json(200, server.jwks())
                 elif server.jwks_mode == "garbage":
                     self._json(200, b"\x00not json{{")
                 else:
-                    self._json(200, server.jwks())
+                    self._json(200, server.jwks(), server.jwks_cache_control)
             elif parts.path == "/authorize":
                 query = {k: v[0] for k, v in parse_qs(parts.query).items()}
                 try:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
+
+from .keys import DEFAULT_MAX_AGE, MIN_MAX_AGE
 
 ENV_ISSUERS = "MCP_AUTH_ISSUERS"
 ENV_RESOURCE = "MCP_AUTH_RESOURCE"
@@ -23,6 +25,9 @@ ENV_CLIENT_SECRET = "MCP_AUTH_CLIENT_SECRET"
 ENV_TIMEOUT = "MCP_AUTH_FETCH_TIMEOUT_SECONDS"
 ENV_DISABLED = "MCP_AUTH_DISABLED"
 ENV_LIST_TOOLS = "MCP_AUTH_LIST_TOOLS"
+ENV_JWKS_MAX_AGE = "MCP_AUTH_JWKS_MAX_AGE_SECONDS"
+ENV_PLAIN_JWT_ISSUERS = "MCP_AUTH_PLAIN_JWT_ISSUERS"
+MAX_JWKS_MAX_AGE = 86400.0  # a day: longer, a removed key would outlive most rotations
 
 # What tools/list shows an authorized client: every tool, or only those its token's
 # scopes allow it to call (README: Deployment, Authorization).
@@ -44,7 +49,12 @@ class AuthSettings:
     and JWKS are discovered from the issuer URL). ``resource``: this server's canonical
     URL, the audience tokens must name. ``scopes``: required of every request.
     ``introspection_url``: check opaque tokens by RFC 7662 instead of as JWTs.
-    ``list_tools``: "all" tools in tools/list, or only those the token can "callable"."""
+    ``list_tools``: "all" tools in tools/list, or only those the token can "callable".
+    ``jwks_max_age_seconds``: the longest the issuers' keys are kept (their
+    ``Cache-Control: max-age`` is followed below it): how long a key an issuer removed can
+    still be accepted. ``plain_jwt_issuers``: issuers (of ``issuers``) whose access
+    tokens have ``typ: JWT`` or no ``typ``; every other issuer's must say ``at+jwt``
+    (RFC 9068 section 4)."""
 
     issuers: tuple[str, ...]
     resource: str
@@ -53,9 +63,11 @@ class AuthSettings:
     leeway_seconds: float = 30.0
     introspection_url: str | None = None
     client_id: str | None = None
-    client_secret: str | None = None
+    client_secret: str | None = field(default=None, repr=False)  # never in a log line
     fetch_timeout_seconds: float = 5.0
     list_tools: str = "all"
+    jwks_max_age_seconds: float = DEFAULT_MAX_AGE
+    plain_jwt_issuers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_list_tools("--auth-list-tools", self.list_tools)
@@ -80,6 +92,16 @@ class AuthSettings:
             raise AuthConfigError("--auth-leeway: seconds between 0 and 600")
         if self.introspection_url is not None:
             check_url("--auth-introspection-url", self.introspection_url)
+        for issuer in self.plain_jwt_issuers:
+            if issuer not in self.issuers:
+                raise AuthConfigError(
+                    f"--auth-plain-jwt-issuer {issuer!r} is not one of the issuers "
+                    f"(--auth-issuer): {', '.join(self.issuers)}"
+                )
+        if not MIN_MAX_AGE <= self.jwks_max_age_seconds <= MAX_JWKS_MAX_AGE:
+            raise AuthConfigError(
+                f"--auth-jwks-max-age: seconds between {MIN_MAX_AGE:g} and {MAX_JWKS_MAX_AGE:g}"
+            )
 
     @property
     def metadata_path(self) -> str:
@@ -112,6 +134,10 @@ class AuthSettings:
             values["leeway_seconds"] = float(env[ENV_LEEWAY])
         if env.get(ENV_TIMEOUT):
             values["fetch_timeout_seconds"] = float(env[ENV_TIMEOUT])
+        if env.get(ENV_JWKS_MAX_AGE):
+            values["jwks_max_age_seconds"] = seconds(ENV_JWKS_MAX_AGE, env[ENV_JWKS_MAX_AGE])
+        if env.get(ENV_PLAIN_JWT_ISSUERS):
+            values["plain_jwt_issuers"] = split(env[ENV_PLAIN_JWT_ISSUERS])
         if env.get(ENV_LIST_TOOLS):
             check_list_tools(ENV_LIST_TOOLS, env[ENV_LIST_TOOLS])
             values["list_tools"] = env[ENV_LIST_TOOLS]
@@ -134,6 +160,8 @@ class AuthSettings:
             ENV_LEEWAY: str(self.leeway_seconds),
             ENV_TIMEOUT: str(self.fetch_timeout_seconds),
             ENV_LIST_TOOLS: self.list_tools,
+            ENV_JWKS_MAX_AGE: str(self.jwks_max_age_seconds),
+            ENV_PLAIN_JWT_ISSUERS: ",".join(self.plain_jwt_issuers),
         }
         for key, value in (
             (ENV_INTROSPECTION, self.introspection_url),
@@ -147,6 +175,13 @@ class AuthSettings:
 
 def split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def seconds(name: str, value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise AuthConfigError(f"{name}={value!r}: not a number of seconds") from None
 
 
 def check_list_tools(option: str, value: str) -> None:

@@ -20,7 +20,11 @@ from .principal import Principal
 from .settings import AuthSettings
 
 MAX_TOKEN_BYTES = 16 * 1024  # larger tokens are refused before anything is decoded
-ACCESS_TOKEN_TYPES = ("at+jwt", "application/at+jwt", "jwt")
+# RFC 9068 section 4: an access token says typ at+jwt (media types compare without case,
+# the "application/" prefix may go). Plain JWT (or no typ) only from issuers configured
+# to issue them (--auth-plain-jwt-issuer): an ID token, say, has typ JWT too.
+ACCESS_TOKEN_TYPES = ("at+jwt", "application/at+jwt")
+PLAIN_JWT_TYPES = (None, "jwt", "application/jwt")
 
 
 class TokenRejected(Exception):
@@ -36,7 +40,9 @@ class JwtVerifier(Verifier):
     def __init__(self, settings: AuthSettings) -> None:
         self.settings = settings
         self.issuers = {
-            issuer: IssuerKeys(issuer, settings.fetch_timeout_seconds)
+            issuer: IssuerKeys(
+                issuer, settings.fetch_timeout_seconds, settings.jwks_max_age_seconds
+            )
             for issuer in settings.issuers
         }
 
@@ -57,13 +63,11 @@ class JwtVerifier(Verifier):
         algorithm = header.get("alg")
         if algorithm not in self.settings.algorithms:
             raise TokenRejected(f"algorithm {algorithm!r} is not accepted")
-        typ = header.get("typ")
-        if typ is not None and (type(typ) is not str or typ.lower() not in ACCESS_TOKEN_TYPES):
-            raise TokenRejected(f"token type {typ!r} is not an access token")
         issuer = unverified.get("iss")
         keys = self.issuers.get(issuer) if type(issuer) is str else None
         if keys is None:
             raise TokenRejected(f"issuer {_quote(unverified.get('iss'))} is not trusted")
+        self._check_type(header.get("typ"), keys.issuer)
         kid = header.get("kid")
         jwk = await keys.key(kid if type(kid) is str else None)
         if jwk is None:
@@ -84,6 +88,19 @@ class JwtVerifier(Verifier):
         except jwt.PyJWTError as exc:
             raise TokenRejected(f"{type(exc).__name__}: {exc}") from None
         return principal_of(claims, keys.issuer)
+
+    def _check_type(self, typ: Any, issuer: str) -> None:
+        named = typ.lower() if type(typ) is str else typ
+        if type(named) is str and named in ACCESS_TOKEN_TYPES:
+            return
+        if issuer in self.settings.plain_jwt_issuers and named in PLAIN_JWT_TYPES:
+            return
+        if named in PLAIN_JWT_TYPES:
+            raise TokenRejected(
+                f"token type {_quote(typ)} is not at+jwt (RFC 9068 section 4); if issuer "
+                f"{issuer} issues plain JWT access tokens, name it with --auth-plain-jwt-issuer"
+            )
+        raise TokenRejected(f"token type {_quote(typ)} is not an access token")
 
 
 class IntrospectionVerifier(Verifier):

@@ -6,7 +6,8 @@ wrong), a bad id or params, a batch where the revision has none or of more than
 ``MAX_BATCH`` messages. A well-formed request goes to the ``Route`` the server gives, which
 answers it (or raises ``RpcError``); notifications change the session, and a response
 wakes the handler that asked the client. With ``Session.admission`` set (HTTP), a request
-starts only with a free slot (session/admission.py), batch members one after another.
+starts only with a free slot (session/admission.py), batch members one after another, at
+most ``PER_REQUEST`` of one batch at once.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .. import exact_json, jsonrpc
 from ..jsonrpc import Reply, RequestId, RpcError, is_request_id
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, Revision
 from ..session import Session
-from ..session.admission import Slots
+from ..session.admission import Slots, Within
 from ..shorten import shorten
 
 # Answers one well-formed request (id, method, params as an object) or raises RpcError.
@@ -69,8 +70,15 @@ class Envelope:
     ) -> bytes:
         return (session.revision or self._fallback).error(request_id, failure)
 
-    def _one(self, message: dict[str, Any], session: Session, held: bool = False) -> Reply:
-        """``held``: the caller took a slot of ``session.admission`` for this request."""
+    def _one(
+        self,
+        message: dict[str, Any],
+        session: Session,
+        held: bool = False,
+        within: Within | None = None,
+    ) -> Reply:
+        """``held``: the caller took a slot of ``session.admission`` (of ``within``, for a
+        batch member) for this request."""
         method = message.get("method")
         if "id" not in message:
             if type(method) is str:
@@ -98,7 +106,7 @@ class Envelope:
             params = {}
         elif type(params) is not dict:
             return jsonrpc.error(request_id, RpcError(INVALID_PARAMS, "params must be an object"))
-        admission = session.admission
+        admission: Slots | Within | None = within or session.admission
         if admission is None or method == "ping":
             return self._route_safely(request_id, method, params, session)
         if not held and not admission.take_now():
@@ -133,7 +141,7 @@ class Envelope:
         method: str,
         params: dict[str, Any],
         session: Session,
-        admission: Slots,
+        admission: Slots | Within,
     ) -> bytes | None:
         """A request that waits for a slot, then runs holding it until it is answered."""
         await admission.take()
@@ -165,11 +173,12 @@ class Envelope:
             )
             return self.error_reply(None, failure, session)
         joined = _Joined()
-        admission = session.admission
+        outer = session.admission
+        admission = Within(outer) if outer is not None else None  # this request's share
         for index, message in enumerate(messages):
             if admission is not None and _needs_slot(message) and not admission.take_now():
                 return self._batch_rest(messages, index, joined, session, admission)
-            joined.add(self._member(message, index, session, held=admission is not None))
+            joined.add(self._member(message, index, session, admission))
         return joined.now() if joined.pending == 0 else joined.joined()
 
     async def _batch_rest(
@@ -178,18 +187,19 @@ class Envelope:
         start: int,
         joined: _Joined,
         session: Session,
-        admission: Slots,
+        admission: Within,
     ) -> bytes | None:
         """The members from ``start`` on, each request started once a slot is free."""
         for index in range(start, len(messages)):
             message = messages[index]
             if _needs_slot(message):
                 await admission.take()
-            joined.add(self._member(message, index, session, held=True))
+            joined.add(self._member(message, index, session, admission))
         return await joined.joined()
 
-    def _member(self, message: Any, index: int, session: Session, *, held: bool) -> Reply:
-        """One batch member's reply; ``held``: a slot is taken when it needs one."""
+    def _member(self, message: Any, index: int, session: Session, within: Within | None) -> Reply:
+        """One batch member's reply; with ``within``, a slot of it is taken when the member
+        needs one."""
         if type(message) is not dict:
             failure = invalid_request(message)
             failure.data["index"] = index
@@ -197,7 +207,8 @@ class Envelope:
         if message.get("method") == "initialize" and is_request_id(message.get("id")):
             failure = RpcError(INVALID_REQUEST, "initialize must not be part of a batch")
             return jsonrpc.error(message["id"], failure)
-        return self._one(message, session, held=held and _needs_slot(message))
+        held = within is not None and _needs_slot(message)
+        return self._one(message, session, held=held, within=within)
 
 
 def _needs_slot(message: Any) -> bool:

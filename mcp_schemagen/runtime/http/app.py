@@ -50,6 +50,7 @@ from .wire import AsgiReceive, AsgiSend, BodyRefused, read_body
 
 if TYPE_CHECKING:  # the guard (and what it imports: urllib, http.client) only when auth is on
     from .auth_guard import Guard
+    from .open_access import LoopbackOnly
 
 Headers = dict[str, str]
 
@@ -100,7 +101,7 @@ class McpHttpApp:
 
     # ------------------------------------------------------------------ ASGI
 
-    def _guard(self, defaults: dict[str, str] | None = None) -> Guard | None:
+    def _guard(self, defaults: dict[str, str] | None = None) -> Guard | LoopbackOnly | None:
         tools = ((name, tool.entry.published) for name, tool in self.server.tools.items())
         return guard_for(tools, self.settings, self.store, defaults)
 

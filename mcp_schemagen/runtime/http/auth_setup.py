@@ -17,13 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 from ..auth.settings import (
     ENV_DISABLED,
+    ENV_JWKS_MAX_AGE,
     ENV_LIST_TOOLS,
+    ENV_PLAIN_JWT_ISSUERS,
     ES_AND_RS,
     LIST_TOOLS,
     AuthConfigError,
     AuthSettings,
     check_list_tools,
+    seconds,
+    split,
 )
+from .open_access import EVERYWHERE, LoopbackOnly, announce, disabled
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -31,7 +36,7 @@ if TYPE_CHECKING:
     from .settings import HttpSettings
 
 _OPTIONS = ("auth_issuer", "auth_resource", "auth_scope", "auth_algorithm", "auth_leeway",
-            "auth_introspection_url", "auth_list_tools")  # fmt: skip
+            "auth_introspection_url", "auth_list_tools", "auth_jwks_max_age", "auth_plain_jwt_issuer")  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +72,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--auth-leeway", type=float, metavar="SECONDS", help="clock skew allowed (default 30)"
     )
     group.add_argument(
+        "--auth-plain-jwt-issuer",
+        action="append",
+        metavar="URL",
+        help="accept this issuer's access tokens with typ JWT or no typ (repeatable; one of "
+        "the --auth-issuer URLs): for providers that do not issue RFC 9068 at+jwt tokens, "
+        "like Auth0, Keycloak or Entra ID; every other issuer's tokens must say at+jwt",
+    )
+    group.add_argument(
+        "--auth-jwks-max-age",
+        type=float,
+        metavar="SECONDS",
+        help="keep the issuers' signing keys at most this long (default 600; their "
+        "Cache-Control max-age is followed below it, 5 at least): how long a key the "
+        "issuer removed can still be accepted",
+    )
+    group.add_argument(
         "--auth-introspection-url",
         metavar="URL",
         help="check opaque tokens by RFC 7662 introspection (client credentials in "
@@ -98,14 +119,15 @@ def configure(
     if given and args.no_auth:
         cli.error("--no-auth contradicts --" + given[0].replace("_", "-"))
     if args.no_auth:
-        os.environ[ENV_DISABLED] = "1"  # pyproject's settings too: served open, on purpose
+        # pyproject's settings too: served open, on purpose, on whatever --host says.
+        os.environ[ENV_DISABLED] = EVERYWHERE
         return
     # --auth-list-tools alone refines the settings pyproject or the environment give.
     refines = given == ["auth_list_tools"]
     try:
         if refines:
             chosen = {**defaults, **os.environ, ENV_LIST_TOOLS: args.auth_list_tools}
-            off = os.environ.get(ENV_DISABLED)
+            off = disabled(os.environ)
             settings = None if off else AuthSettings.from_environment(chosen)
             if settings is None:
                 raise AuthConfigError(
@@ -120,7 +142,8 @@ def configure(
         os.environ.update(settings.environment())
         return
     host = args.host or "127.0.0.1"
-    if not _loopback(host):
+    # MCP_AUTH_DISABLED=everywhere says what --no-auth says; 1 (loopback only) does not.
+    if not _loopback(host) and disabled(os.environ) != EVERYWHERE:
         cli.error(
             f"--host {host} serves other machines: configure authorization (--auth-issuer URL "
             "--auth-resource URL, see README: Deployment) or say --no-auth to serve every "
@@ -140,6 +163,17 @@ def _from_args(args: argparse.Namespace, defaults: Mapping[str, str]) -> AuthSet
         values["algorithms"] = tuple(args.auth_algorithm)
     if args.auth_leeway is not None:
         values["leeway_seconds"] = args.auth_leeway
+    plain = {**defaults, **os.environ}.get(ENV_PLAIN_JWT_ISSUERS)
+    if args.auth_plain_jwt_issuer:
+        values["plain_jwt_issuers"] = tuple(args.auth_plain_jwt_issuer)
+    elif plain:
+        values["plain_jwt_issuers"] = split(plain)
+    # Like the listing below: a choice of this server's, not of the token's source.
+    ceiling = {**defaults, **os.environ}.get(ENV_JWKS_MAX_AGE)
+    if args.auth_jwks_max_age is not None:
+        values["jwks_max_age_seconds"] = args.auth_jwks_max_age
+    elif ceiling:
+        values["jwks_max_age_seconds"] = seconds(ENV_JWKS_MAX_AGE, ceiling)
     if args.auth_introspection_url:
         values["introspection_url"] = args.auth_introspection_url
         values["client_id"] = os.environ.get("MCP_AUTH_CLIENT_ID")
@@ -165,7 +199,7 @@ def _loopback(host: str) -> bool:
 
 
 def _from_environment(defaults: Mapping[str, str]) -> AuthSettings | None:
-    if os.environ.get(ENV_DISABLED):
+    if disabled(os.environ):
         return None
     return AuthSettings.from_environment({**defaults, **os.environ})
 
@@ -175,15 +209,27 @@ def guard_for(
     http: HttpSettings,
     store: Store,
     defaults: Mapping[str, str] | None = None,
-) -> Guard | None:
+) -> Guard | LoopbackOnly | None:
     """The authorization guard of an HTTP endpoint serving ``tools`` (name, published
-    definition), from the environment over ``defaults``; None when it is off."""
+    definition), from the environment over ``defaults``; without authorization, the gate
+    that serves loopback connections only, or None when it is off everywhere."""
     try:
-        settings = _from_environment(defaults or {})
+        off = disabled(os.environ)
+        settings = (
+            None if off else AuthSettings.from_environment({**(defaults or {}), **os.environ})
+        )
     except AuthConfigError as exc:
         raise SystemExit(f"authorization settings: {exc}") from None
-    if settings is None:
+    if off is not None:
+        announce(off)
+    if off == EVERYWHERE:
         return None
+    if settings is None:
+        return LoopbackOnly(
+            "authorization is not configured, so only connections to a loopback address are "
+            "served; configure it (--auth-issuer/--auth-resource or MCP_AUTH_ISSUERS/"
+            f"MCP_AUTH_RESOURCE) or set {ENV_DISABLED}={EVERYWHERE} to serve anyone"
+        )
     from .auth_guard import Guard
 
     return Guard(settings, tools, http, store)

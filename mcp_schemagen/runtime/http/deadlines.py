@@ -10,7 +10,12 @@ byte, or of the connection opening. The body has its own deadline in the app
 server, the header deadline is that server's to enforce (granian, gunicorn: see README).
 
 The httptools class also hands its connections a ``Coalescing`` transport: uvicorn writes
-a response's head and body with a system call each, and this sends both in one.
+a response's head and body with a system call each, and this sends both in one. And it
+closes a connection whose request body was not read whole (a 413, a 408) by a lingering
+close (``Lingering``): the answer is sent, then the write side shut, then what the client
+still sends is read and dropped until it closes (or ``LINGER_SECONDS``): closing a socket
+with unread data makes the kernel send a reset, and a client still sending its body
+would lose the 413 it had not read yet.
 
 Module-level classes, since uvicorn hands its settings (this class among them) to worker
 processes by pickling them.
@@ -51,6 +56,51 @@ class _Deadline:
 
 
 _JOINED_UP_TO = 64 * 1024  # a body at least this large leaves in a send of its own
+LINGER_SECONDS = 30.0  # the longest a refused body is read and dropped (nginx: 30 s)
+LINGER_IDLE_SECONDS = 5.0  # ... or until the client sends nothing for this long
+
+
+class Lingering(asyncio.Protocol):
+    """Takes over a connection whose answer is sent but whose request body is still
+    arriving: shuts the write side (the client sees the answer, then the end), reads and
+    drops what comes (never keeps it), and closes when the client does, falls silent
+    for ``LINGER_IDLE_SECONDS`` or ``LINGER_SECONDS`` have passed. ``owner`` (uvicorn's
+    protocol) learns of the end as if it had closed the connection itself."""
+
+    def __init__(self, transport: asyncio.Transport, owner: asyncio.BaseProtocol) -> None:
+        self._transport = transport
+        self._owner = owner
+        loop = asyncio.get_running_loop()
+        self._deadline = loop.time() + LINGER_SECONDS
+        self._timer = loop.call_later(LINGER_IDLE_SECONDS, self._idle)
+        self._heard = loop.time()
+
+    @classmethod
+    def start(cls, transport: asyncio.Transport, owner: asyncio.BaseProtocol) -> None:
+        transport.write_eof()  # after what is buffered: the answer leaves whole
+        transport.set_protocol(cls(transport, owner))
+        transport.resume_reading()  # uvicorn may have paused it while the body piled up
+
+    def data_received(self, data: bytes) -> None:
+        self._heard = asyncio.get_running_loop().time()
+        if self._heard > self._deadline:
+            self._transport.close()
+
+    def eof_received(self) -> bool:
+        return False  # the client is done: the transport closes
+
+    def _idle(self) -> None:
+        now = asyncio.get_running_loop().time()
+        quiet = now - self._heard
+        if quiet >= LINGER_IDLE_SECONDS or now >= self._deadline:
+            self._transport.close()
+        else:
+            wait = min(LINGER_IDLE_SECONDS - quiet, self._deadline - now)
+            self._timer = asyncio.get_running_loop().call_later(wait, self._idle)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._timer.cancel()
+        self._owner.connection_lost(exc)
 
 
 class Coalescing:
@@ -60,14 +110,26 @@ class Coalescing:
     first is held until the second comes or the pass ends, whichever is first. Anything
     else (closing included, which sends what is held first) is the transport's."""
 
-    __slots__ = ("_held", "_loop", "_transport")
+    __slots__ = ("_closed", "_held", "_loop", "_owner", "_transport", "_unread")
 
-    def __init__(self, transport: asyncio.Transport) -> None:
+    def __init__(
+        self,
+        transport: asyncio.Transport,
+        owner: asyncio.BaseProtocol | None = None,
+        unread: Callable[[], bool] | None = None,
+    ) -> None:
+        """``unread``: whether a request body is still arriving (then ``close`` lingers,
+        for ``owner``, the protocol)."""
         self._transport = transport
         self._held: bytes | None = None
         self._loop = asyncio.get_running_loop()
+        self._owner = owner
+        self._unread = unread
+        self._closed = False
 
     def write(self, data: bytes) -> None:
+        if self._closed:  # lingering: the write side is shut
+            return
         held = self._held
         if held is None:
             if data:
@@ -97,14 +159,28 @@ class Coalescing:
 
     def close(self) -> None:
         self.flush()
-        self._transport.close()
+        if self._closed:  # asked again (uvicorn shutting down): lingering ends now
+            self._transport.close()
+            return
+        self._closed = True
+        transport = self._transport
+        if (
+            self._unread is not None
+            and self._owner is not None
+            and not transport.is_closing()
+            and transport.can_write_eof()
+            and self._unread()
+        ):
+            Lingering.start(transport, self._owner)
+        else:
+            transport.close()
 
     def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
         self.flush()
         self._transport.set_protocol(protocol)
 
     def is_closing(self) -> bool:
-        return self._transport.is_closing()
+        return self._closed or self._transport.is_closing()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
@@ -185,7 +261,9 @@ def _httptools() -> type[asyncio.Protocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self.transport = Coalescing(transport)  # type: ignore[assignment]
+            self.transport = Coalescing(  # type: ignore[assignment]
+                transport, self, self._body_unread
+            )
             self._header_deadline.arm(transport)
 
         def data_received(self, data: bytes) -> None:
@@ -205,6 +283,11 @@ def _httptools() -> type[asyncio.Protocol]:
         def connection_lost(self, exc: Exception | None) -> None:
             self._header_deadline.disarm()
             super().connection_lost(exc)
+
+        def _body_unread(self) -> bool:
+            """A request begun whose body has not arrived whole (or headers not yet)."""
+            cycle = self.cycle
+            return self._headers_pending or (cycle is not None and cycle.more_body)
 
     return HeaderDeadlineHttpTools
 

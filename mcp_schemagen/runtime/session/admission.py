@@ -2,15 +2,20 @@
 
 HTTP gives the session of each request the process's ``Slots`` (``Session.admission``):
 the envelope then starts a request only with a free slot, and the rest wait their turn
-in arrival order, batch members included, so a batch of 10,000 slow calls runs at most
-``limit`` handlers. A slot is held until the request's reply is ready. ``ping``,
-notifications and responses take none: they answer at once or wake a handler that waits.
+in arrival order, batch members included. One request (a 2025-03-26 batch in one POST)
+runs at most ``PER_REQUEST`` handlers at once besides (``Within``): a batch of 10,000
+slow calls starts them 32 at a time, the rest waiting their turn in order (without a task
+each), and leaves the process's other slots to other requests. A slot is held until the
+request's reply is ready. ``ping``, notifications and responses take none: they answer
+at once or wake a handler that waits.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+
+PER_REQUEST = 32  # handlers one request (a batch) runs at once
 
 
 class Slots:
@@ -57,3 +62,34 @@ class Slots:
 
     def waiting(self) -> int:
         return len(self._waiting)
+
+
+class Within:
+    """A slot of ``outer`` (the process's) and of this request's own ``PER_REQUEST``:
+    the same calls as ``Slots``, for the members of one batch."""
+
+    __slots__ = ("_outer", "_own")
+
+    def __init__(self, outer: Slots, limit: int = PER_REQUEST) -> None:
+        self._outer = outer
+        self._own = Slots(min(limit, outer.limit))
+
+    def take_now(self) -> bool:
+        if not self._own.take_now():
+            return False
+        if self._outer.take_now():
+            return True
+        self._own.give()
+        return False
+
+    async def take(self) -> None:
+        await self._own.take()
+        try:
+            await self._outer.take()
+        except BaseException:
+            self._own.give()
+            raise
+
+    def give(self) -> None:
+        self._outer.give()
+        self._own.give()

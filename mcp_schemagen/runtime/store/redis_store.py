@@ -20,9 +20,9 @@ never uses it needs no ``redis`` package. Keys (all under ``prefix``):
 Every setting that decides behaviour is set here, never left to redis-py's defaults,
 which changed between majors (8 brought a 5 s socket timeout and a 100-connection pool):
 short commands share a pool with an explicit command timeout, and a caller waits (up to
-``POOL_WAIT_SECONDS``) for a free connection rather than failing; blocking reads (XREAD BLOCK, BLPOP) and the subscriber
-each use a connection of their own, bounded by an explicit deadline, so the number of
-waiting streams is bounded by nothing but Redis's client limit. Lost connections are
+``POOL_WAIT_SECONDS``) for a free connection rather than failing; the waiting streams
+share one XREAD BLOCK connection (redis_follow.py), and BLPOP and the subscriber each use
+a connection of their own, bounded by an explicit deadline. Lost connections are
 reopened with backoff; the subscriber resubscribes. Errors reach callers as
 ``StoreUnavailable`` (no address in the message; the detail goes to stderr).
 """
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import secrets
 import sys
@@ -42,6 +43,7 @@ import orjson
 
 from ..jsonrpc import RequestId
 from . import Event, Store, StoreUnavailable, lost_call_events
+from .redis_follow import StreamFollower
 
 COMMAND_TIMEOUT_SECONDS = 5.0  # one short command, from sending to its answer
 CONNECT_TIMEOUT_SECONDS = 2.0
@@ -113,6 +115,12 @@ class RedisStore(Store):
         self._tracked: dict[str, list[RequestId]] = {}  # request ids by stream, until over
         self._owned: set[str] = set()  # tracked streams opened: leased, renewed
         self._logged_at = 0.0
+        # Every resumed stream of this process waits for its events on one connection; a
+        # burst of them over, the pooled connections it opened are closed (kept, not used).
+        give_back = functools.partial(pool.disconnect, inuse_connections=False)
+        self._follower = StreamFollower(
+            self._dedicated, self._unavailable, closed, give_back, COMMAND_TIMEOUT_SECONDS
+        )
 
     # ------------------------------------------------------------------ connections
 
@@ -205,6 +213,7 @@ class RedisStore(Store):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._listener = self._renewer = None
+        await self._follower.close()
         for client in self._idle:
             self._discard(client)
         self._idle.clear()
@@ -374,11 +383,9 @@ class RedisStore(Store):
                 return []
             wait = min(left, LEASE_CHECK_SECONDS)
             last_id = entries[-1][0] if entries else b"0-0"
-            found = await self._blocking(
-                "xread", {key: last_id}, wait=wait, block=max(int(wait * 1000), 1)
-            )
+            found = await self._follower.wait(key, last_id, wait)
             if found:
-                entries = entries + found[0][1]
+                entries = entries + found
             elif await self._lost(stream_id):
                 with self._unavailable():
                     entries = await self._redis.xrange(key)
