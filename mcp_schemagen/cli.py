@@ -166,7 +166,8 @@ def command_new(arguments: argparse.Namespace) -> int:
     print("\nTalk to it, with the MCP Inspector (Node.js):")
     print(f"    {call}\n    {page}                # interactive")
     print(
-        '\nUse it from Claude Code, Claude Desktop or Cursor: README.md, "Use it from an MCP host"'
+        "\nUse it from Claude Code, Claude Desktop or Cursor: mcp-codegen's"
+        " docs/how-to/use-from-a-host.md"
     )
     print("\nChange it: edit tools/*.json, run `mcp-codegen build`, fill in the new handler in")
     print(f"{arguments.name}/handlers.py, run `pytest`.")

@@ -41,7 +41,7 @@ _OPTIONS = ("auth_issuer", "auth_resource", "auth_scope", "auth_algorithm", "aut
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
-        "authorization (with --http; OAuth 2.1 resource server, README: Deployment)"
+        "authorization (with --http; OAuth 2.1 resource server, docs/how-to/authorization.md)"
     )
     group.add_argument(
         "--auth-issuer",
@@ -132,7 +132,7 @@ def configure(
             if settings is None:
                 raise AuthConfigError(
                     "--auth-list-tools needs authorization: --auth-issuer URL --auth-resource "
-                    "URL (or [tool.mcp-codegen.authorization], README: Deployment)"
+                    "URL (or [tool.mcp-codegen.authorization]; docs/how-to/authorization.md)"
                 )
         else:
             settings = _from_args(args, defaults) if given else _from_environment(defaults)
@@ -146,8 +146,8 @@ def configure(
     if not _loopback(host) and disabled(os.environ) != EVERYWHERE:
         cli.error(
             f"--host {host} serves other machines: configure authorization (--auth-issuer URL "
-            "--auth-resource URL, see README: Deployment) or say --no-auth to serve every "
-            "tool to anyone who can reach the port"
+            "--auth-resource URL, see docs/how-to/authorization.md) or say --no-auth to serve "
+            "every tool to anyone who can reach the port"
         )
 
 
