@@ -107,8 +107,7 @@ def test_one_batch_runs_a_bounded_number_of_handlers_at_once(url: str) -> None:
     their turn, no task each), and a call in another POST meanwhile is not behind it."""
     import concurrent.futures
 
-    from mcp_schemagen.runtime.core.admission import PER_REQUEST
-
+    from mcp_schemagen.runtime.session.admission import PER_REQUEST
     from tests.support.http_client import exchange
 
     session = HttpSession(url, "2025-03-26")

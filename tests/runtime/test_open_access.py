@@ -131,7 +131,7 @@ def test_the_command_line_serves_another_address_open_only_when_told_everywhere(
 ) -> None:
     import argparse
 
-    from mcp_schemagen.runtime.auth.setup import add_arguments, configure
+    from mcp_schemagen.runtime.http.auth_setup import add_arguments, configure
 
     monkeypatch.setenv("MCP_AUTH_DISABLED", value)
     cli = argparse.ArgumentParser()
