@@ -211,3 +211,65 @@ def test_a_handler_named_like_an_imported_type_does_not_shadow_it(tmp_path: Path
     assert "def FooInput()" in source
     result = mypy_strict(root, "server")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# Common in real API schemas (GitHub's, Slack's, OpenAI's): named keys beside a
+# schema-valued additionalProperties (PEP 728 extra_items, which the pinned mypy refuses),
+# and an allOf that makes a base's optional field required or narrows it (a TypedDict
+# subclass redefining a key: refused too).
+_BASE = {
+    "type": "object",
+    "properties": {"id": {"type": "string", "description": "Its id."}, "n": {"type": "integer"}},
+}
+MYPY_HOSTILE = {
+    "name": "label_issue",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "labels": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "additionalProperties": {"type": "integer"},
+            },
+            "meta": {
+                "type": "object",
+                "properties": {"k": {"type": "string"}},
+                "additionalProperties": {"type": "object", "properties": {"v": {"type": "string"}}},
+            },
+            "issue": {"$ref": "#/$defs/Issue"},
+            "closed_issue": {"$ref": "#/$defs/ClosedIssue"},
+            "base": {"$ref": "#/$defs/Base"},
+        },
+        "required": ["issue"],
+        "$defs": {
+            "Base": _BASE,
+            "Issue": {"allOf": [{"$ref": "#/$defs/Base"}, {"required": ["id"]}]},
+            "ClosedIssue": {
+                "allOf": [
+                    {"$ref": "#/$defs/Issue"},
+                    {"properties": {"n": {"type": "integer", "minimum": 1}}, "required": ["n"]},
+                ]
+            },
+        },
+    },
+}
+
+
+def test_extra_items_and_an_allof_that_requires_a_base_field_pass_mypy_strict(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path / "p", {"label.json": MYPY_HOSTILE})
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    types = (root / "server" / "types.py").read_text(encoding="utf-8")
+    assert "extra_items" not in types.replace("PEP 728 extra_items", "")
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    # The body uses what the types promise: a required id, a named key beside the others.
+    source = source.replace(
+        'raise NotImplementedError("label_issue")',
+        'return issue["id"] + str((labels or {}).get("name"))',
+    )
+    handlers.write_text(source, encoding="utf-8")
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
