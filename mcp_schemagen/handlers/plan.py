@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -21,6 +20,7 @@ from mcp_schemagen.handlers.imports import (
 )
 from mcp_schemagen.handlers.lines import has_comment
 from mcp_schemagen.handlers.module import HandlerModule, Top, pair
+from mcp_schemagen.handlers.parameter_use import check_parameters_still_read, parameter_names
 from mcp_schemagen.handlers.run_time import (
     block_test,
     read_at_run_time,
@@ -106,10 +106,11 @@ def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
             "was moved to the orphaned section at the end of the module (delete it when no "
             "longer needed)"
         )
+    module_names = set(bindings)
     for index, handler in plan.update.items():
         _check_signature_edit(module.tops[index], handler, spec.signatures[handler.function])
-        plan.warnings.extend(
-            _parameter_warnings(module.tops[index], spec.signatures[handler.function])
+        check_parameters_still_read(
+            module.tops[index], handler, spec.signatures[handler.function], module_names
         )
     _plan_imports(module, spec, plan)
     return plan
@@ -193,7 +194,7 @@ def _check_signature_edit(top: Top, handler: HandlerSpec, wanted: ast.FunctionDe
     if same_signature(top, wanted):
         return  # only the marker changes
     kwarg = user_kwarg(top)
-    if kwarg is not None and kwarg.arg in _parameter_names(wanted.args):
+    if kwarg is not None and kwarg.arg in parameter_names(wanted.args):
         raise MergeConflict(
             handler.function,
             f"its **{kwarg.arg} (line {top.line}) has the name of a parameter the schema now "
@@ -214,29 +215,6 @@ def _check_signature_edit(top: Top, handler: HandlerSpec, wanted: ast.FunctionDe
             f"its signature (line {top.line}) must change but holds comments, which rewriting it "
             "would lose; move them into the body",
         )
-
-
-def _parameter_warnings(top: Top, wanted: ast.FunctionDef) -> Iterator[str]:
-    """A parameter that left the signature but that the body still reads."""
-    fn = top.function
-    assert fn is not None
-    kept = {fn.args.kwarg.arg} if fn.args.kwarg is not None else set()
-    gone = _parameter_names(fn.args) - _parameter_names(wanted.args) - kept
-    if not gone:
-        return
-    body = ast.Module(body=fn.body, type_ignores=[])
-    names = list(ast.walk(body))
-    stored = {n.id for n in names if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    read = {n.id for n in names if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    for name in sorted((gone & read) - stored):
-        yield (
-            f"handler {fn.name!r}: parameter {name!r} left the signature but the body still uses it"
-        )
-
-
-def _parameter_names(args: ast.arguments) -> set[str]:
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return {a.arg for a in every if a is not None}
 
 
 # -- generated imports
