@@ -59,12 +59,25 @@ def handlers_file(
 
     lf = existing.replace("\r\n", "\n")
     try:
-        result = merge(lf, spec)
+        result = merge(lf, spec, previous_digests(previous))
     except MergeConflict as failure:
         raise conflict(str(failure), "read" if failure.unreadable else "update") from None
     if result.text == lf:
         return OutputFile(path, existing), result.warnings  # byte for byte, endings and all
     return OutputFile(path, result.text.replace("\n", line_ending(existing))), result.warnings
+
+
+def previous_digests(previous: Manifest | None) -> dict[str, str]:
+    """Each tool's inputSchema digest as the previous build recorded it (none before
+    records held them): the evidence that a tool was renamed."""
+    if previous is None:
+        return {}
+    recorded = previous.handlers.get("handlers", [])
+    return {
+        h["tool"]: h["schema_digest"]
+        for h in recorded
+        if isinstance(h, dict) and h.get("kind", "tool") == "tool" and h.get("schema_digest")
+    }
 
 
 def line_ending(text: str) -> str:

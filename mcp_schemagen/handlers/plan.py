@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -21,6 +22,7 @@ from mcp_schemagen.handlers.imports import (
 from mcp_schemagen.handlers.lines import has_comment
 from mcp_schemagen.handlers.module import HandlerModule, Top, pair
 from mcp_schemagen.handlers.parameter_use import check_parameters_still_read, parameter_names
+from mcp_schemagen.handlers.renames import renamed_handlers, renamed_warning
 from mcp_schemagen.handlers.run_time import (
     block_test,
     read_at_run_time,
@@ -76,10 +78,21 @@ class Plan:
         )
 
 
-def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
+def plan_merge(
+    module: HandlerModule, spec: ParsedSpec, previous_digests: Mapping[str, str] | None = None
+) -> Plan:
+    """``previous_digests``: each tool's inputSchema digest as the previous build recorded
+    it, the evidence that a tool was renamed (handlers.renames)."""
     plan = Plan(drop_banner=module.banner_in_footer)
     bindings = module_bindings(module)
+    renamed = renamed_handlers(module, spec, previous_digests or {})
+    renamed_to = {handler.function: index for index, handler in renamed.items()}
+    for index, handler in renamed.items():
+        plan.update[index] = handler
+        plan.warnings.append(renamed_warning(module.tops[index], handler))
     for name, handler in spec.handlers.items():
+        if name in renamed_to:
+            continue
         top = _handler_top(module, name, handler, bindings.get(name, []))
         if top is None:
             plan.append.append(handler)
@@ -97,6 +110,8 @@ def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
     for top in module.tops:
         fn = top.function
         if top.orphan or top.marker is None or fn is None or fn.name in spec.handlers:
+            continue
+        if top.index in renamed:
             continue
         if top.marker in by_tool:
             _renamed_handler(top, fn.name, by_tool[top.marker])

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from mcp_schemagen.compile.completions import (
     COMPLETION_PARAMETERS,
@@ -15,6 +18,12 @@ from mcp_schemagen.compile.resources import RESOURCE_TYPES, CompiledResource, re
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal
+
+
+def input_schema_digest(definition: Mapping[str, Any]) -> str:
+    """The digest of a tool's inputSchema, key order aside (as `breaking` compares them)."""
+    text = json.dumps(definition.get("inputSchema"), sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def handler_module_spec(
@@ -71,6 +80,7 @@ def handler_module_spec(
             parameters=tool.signature_parameters(),
             returns=tool.returns,
             docstring=_handler_docstring(tool),
+            schema_digest=input_schema_digest(tool.definition),
         )
         for tool in tools
     ]
