@@ -141,14 +141,25 @@ def _handler_docstring(tool: CompiledTool) -> str | None:
     entries = []
     for parameter in tool.parameters:
         text = parameter.description
-        if text is not None and text.strip():
-            first, *more = [line.strip() for line in text.strip().splitlines()]
+        lines = [line.strip() for line in text.strip().splitlines()] if text else []
+        if parameter.has_schema_default and isinstance(parameter.schema_default, list | dict):
+            lines += [
+                f"Default {_json(parameter.schema_default)}: the server passes a fresh copy",
+                "when the argument is omitted (None only in a direct call).",
+            ]
+        if lines:
+            first, *more = lines
             entries.append(
                 f"    {parameter.python_name}: {first}" + "".join(f"\n        {m}" for m in more)
             )
     if entries:
         parts.append("Args:\n" + "\n".join(entries))
     return docstring_literal("\n\n".join(parts)) if parts else None
+
+
+def _json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _prompt_docstring(prompt: CompiledPrompt | CompiledResource) -> str | None:

@@ -273,3 +273,52 @@ def test_extra_items_and_an_allof_that_requires_a_base_field_pass_mypy_strict(
     handlers.write_text(source, encoding="utf-8")
     result = mypy_strict(root, "server")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+CREATE = {
+    "name": "create_ticket",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}, "default": []},
+            "body": {"type": "string"},
+            "fields": {"type": "object", "additionalProperties": {"type": "string"}, "default": {}},
+            "limits": {"type": "array", "items": {"type": "integer"}, "default": [1, 2]},
+        },
+        "required": ["title"],
+    },
+}
+
+
+def test_array_and_object_defaults_reach_the_signature_in_the_safe_form(tmp_path: Path) -> None:
+    """`"default": []` makes the parameter optional (`= None`, not a shared list), after
+    the required ones; the server passes a fresh copy of the default when it is omitted."""
+    root = write_project(tmp_path / "p", {"create.json": CREATE})
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    assert (
+        "def create_ticket(\n    *,\n    title: str,\n    tags: list[str] | None = None,\n"
+        "    body: str | None = None,\n    fields: dict[str, str] | None = None,\n"
+        "    limits: list[int] | None = None,\n) -> ToolReturn:"
+    ) in source, source
+    assert "Default []: the server passes a fresh copy" in source
+    body = (
+        "assert tags is not None and limits is not None\n"
+        "    tags.append(title)  # mutating the copy must not change the next call's default\n"
+        "    return f'{tags} {fields} {limits} {body}'"
+    )
+    handlers.write_text(source.replace('raise NotImplementedError("create_ticket")', body))
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
+    conversation = Conversation(root, "server", "2026-07-28", tmp_path / "stderr.txt")
+    try:
+        for _ in range(2):
+            text = _call(conversation, "create_ticket", {"title": "t"})
+            assert text == "['t'] {} [1, 2] None"
+        given = _call(conversation, "create_ticket", {"title": "t", "tags": ["a"], "body": "b"})
+        assert given == "['a', 't'] {} [1, 2] b"
+    finally:
+        conversation.kill()
