@@ -12,7 +12,7 @@ from typing import Any
 
 from mcp_schemagen.check.schema_checks import check_schema
 from mcp_schemagen.check.schema_lint import lint_schema
-from mcp_schemagen.check.vocabulary import unknown_key
+from mcp_schemagen.check.vocabulary import icon_diagnostics, unknown_key
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.prompts import PromptSource
@@ -74,7 +74,7 @@ def _check_fields(source: PromptSource) -> list[Diagnostic]:
         message = unknown_key(key, "prompt", extensions=False)
         if message is not None:
             problems.append(error(source.file, pointer_join(source.pointer, key), message))
-    return problems
+    return problems + icon_diagnostics(source.definition, source.file, source.pointer)
 
 
 def _check_arguments(source: PromptSource, accepted: frozenset[str]) -> list[Diagnostic]:

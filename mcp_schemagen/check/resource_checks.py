@@ -15,7 +15,7 @@ from typing import Any
 
 from mcp_schemagen.check.schema_checks import check_schema
 from mcp_schemagen.check.schema_lint import lint_schema
-from mcp_schemagen.check.vocabulary import unknown_annotation, unknown_key
+from mcp_schemagen.check.vocabulary import icon_diagnostics, unknown_annotation, unknown_key
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.resource_content import read_content
@@ -87,7 +87,7 @@ def _check_fields(source: ResourceSource) -> list[Diagnostic]:
             if found is not None and found[0]:
                 where = pointer_join(source.pointer, "annotations", key)
                 problems.append(error(source.file, where, found[1]))
-    return problems
+    return problems + icon_diagnostics(source.definition, source.file, source.pointer)
 
 
 def _check_name(source: ResourceSource) -> list[Diagnostic]:

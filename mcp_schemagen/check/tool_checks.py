@@ -13,7 +13,7 @@ from mcp_schemagen.check.header_checks import check_mcp_headers
 from mcp_schemagen.check.schema_checks import check_schema, generator_instruction_warnings
 from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.check.scope_checks import check_scopes
-from mcp_schemagen.check.vocabulary import unknown_annotation, unknown_key
+from mcp_schemagen.check.vocabulary import icon_diagnostics, unknown_annotation, unknown_key
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.published import Published
@@ -87,6 +87,7 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
                 where = pointer_join(source.pointer, "annotations", key)
                 make = error if is_error else warning
                 problems.append(make(source.file, where, message))
+    problems += icon_diagnostics(source.definition, source.file, source.pointer)
     return problems
 
 

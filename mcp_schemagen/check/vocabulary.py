@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from mcp_schemagen.check.near_miss import edit_distance
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.protocol import REVISIONS
 from mcp_schemagen.runtime.resources.revisions import RESOURCE_FIELDS, TEMPLATE_FIELDS
@@ -66,6 +67,8 @@ MCP_FIELDS: Mapping[str, frozenset[str]] = {
     "resource": frozenset().union(*RESOURCE_FIELDS.values()),
     "resource template": frozenset().union(*TEMPLATE_FIELDS.values()),
     "resource annotations": _RESOURCE_ANNOTATIONS,
+    # An entry of `icons` (tools, prompts, resources and templates; the spec's Icon).
+    "icon": frozenset({"src", "mimeType", "sizes", "theme"}),
 }
 
 _PREFIX_LETTERS = "xmcpcodegen"
@@ -123,19 +126,36 @@ def _places(own: OwnKey, kind: str) -> str:
 
 
 def unknown_annotation(key: str, kind: str) -> tuple[bool, str] | None:
-    """An annotation no revision defines: (True, message) when it is a near miss of one
-    that does (`readonlyHint`: clients would never see the hint meant), else (False,
-    message) for a warning; None when known."""
+    """A key of an annotations or icon object (``kind``) no revision defines: (True,
+    message) when it is a near miss of one that does (`readonlyHint`: clients would never
+    see the hint meant), else (False, message) for a warning; None when known."""
     known = MCP_FIELDS[kind]
     if key in known:
         return None
+    one = kind.removesuffix("s")
     guess = _guess(key, known)
     if guess is not None:
-        return True, f"unknown {kind[:-1]} {key!r}; did you mean {guess!r}?"
+        return True, f"unknown {one} {key!r}; did you mean {guess!r}?"
     return False, (
-        f"{key!r} is an annotation no protocol revision defines, so no client reads it;"
-        f" {kind} are {', '.join(sorted(known))}"
+        f"{key!r} is a field of no protocol revision's {one}, so no client reads it;"
+        f" {kind} fields are {', '.join(sorted(known))}"
     )
+
+
+def icon_diagnostics(definition: Mapping[str, object], file: str, pointer: str) -> list[Diagnostic]:
+    """Each unknown key of each entry of the definition's ``icons``: an error for a near
+    miss (`mimetype`), else a warning."""
+    icons = definition.get("icons")
+    problems: list[Diagnostic] = []
+    if not isinstance(icons, list):
+        return problems
+    for index, icon in enumerate(icons):
+        for key in icon if isinstance(icon, dict) else ():
+            found = unknown_annotation(key, "icon")
+            if found is not None:
+                make = error if found[0] else warning
+                problems.append(make(file, pointer_join(pointer, "icons", index, key), found[1]))
+    return problems
 
 
 def _guess(key: str, known: Iterable[str]) -> str | None:

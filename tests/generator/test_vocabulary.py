@@ -104,6 +104,23 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any], str]] = {
         "tools/t.json#/inputSchema/properties/a/x-mcp-headr: error: unknown keyword"
         " 'x-mcp-headr': did you mean 'x-mcp-header'?",
     ),
+    "an icon field misspelt on a tool": (
+        {"t.json": tool(icons=[{"src": "https://example.com/a.png", "mimetype": "image/png"}])},
+        {},
+        {},
+        "tools/t.json#/icons/0/mimetype: error: unknown icon 'mimetype'; did you mean 'mimeType'?",
+    ),
+    "an icon field misspelt on a prompt": (
+        {},
+        {
+            "p.json": {
+                "name": "p",
+                "icons": [{"src": "https://example.com/a.png", "size": ["48x48"]}],
+            }
+        },
+        {},
+        "prompts/p.json#/icons/0/size: error: unknown icon 'size'; did you mean 'sizes'?",
+    ),
     "a prompt argument field misspelt": (
         {},
         {"p.json": {"name": "p", "arguments": [{"name": "a", "titel": "A"}]}},
