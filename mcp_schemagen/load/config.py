@@ -134,7 +134,9 @@ def load_config(root: Path, *, allow_outside: bool = False) -> Config:
         problems.append(error(where, f"/tool/mcp-codegen/{key}", message))
 
     for key in sorted(set(section) - _KNOWN_KEYS):
-        bad(key, f"unknown key; known keys: {', '.join(sorted(_KNOWN_KEYS))}")
+        guess = difflib.get_close_matches(key, sorted(_KNOWN_KEYS), n=1)
+        meant = f"did you mean {guess[0]!r}? " if guess else ""
+        bad(key, f"unknown key; {meant}known keys: {', '.join(sorted(_KNOWN_KEYS))}")
 
     package = section.get("package")
     if not isinstance(package, str) or not is_package_name(package):

@@ -179,3 +179,13 @@ def test_every_own_key_is_known_where_it_belongs_and_only_there() -> None:
             assert (found is None) == (kind in own.places), (own.key, kind, found)
     assert "readOnlyHint" in MCP_FIELDS["tool annotations"]
     assert not looks_like_own("x-mcp-header") and not looks_like_own("x-python-type")
+
+
+def test_a_misspelt_setting_gets_the_key_meant(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "p", {"echo.json": tool()}, extra='accept-omited = ["title"]\n')
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 2, err
+    assert (
+        "pyproject.toml#/tool/mcp-codegen/accept-omited: error: unknown key; did you mean"
+        " 'accept-omitted'? known keys: " in err
+    ), err
