@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.diagnostics import BuildError, error
-from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, MergeConflict
+from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, MergeConflict, marker_key
 from mcp_schemagen.handlers.stubs import render_new
 from mcp_schemagen.record.manifest import HANDLERS_MODULE, Manifest
 from mcp_schemagen.render.output import OutputFile
@@ -68,15 +68,15 @@ def handlers_file(
 
 
 def previous_digests(previous: Manifest | None) -> dict[str, str]:
-    """Each tool's inputSchema digest as the previous build recorded it (none before
-    records held them): the evidence that a tool was renamed."""
+    """Each tool's inputSchema (each prompt's arguments) digest as the previous build
+    recorded it, by marker (none before records held them): the evidence of a rename."""
     if previous is None:
         return {}
     recorded = previous.handlers.get("handlers", [])
     return {
-        h["tool"]: h["schema_digest"]
+        marker_key(h.get("kind", "tool"), h["tool"]): h["schema_digest"]
         for h in recorded
-        if isinstance(h, dict) and h.get("kind", "tool") == "tool" and h.get("schema_digest")
+        if isinstance(h, dict) and h.get("schema_digest")
     }
 
 

@@ -20,9 +20,10 @@ from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal
 
 
-def input_schema_digest(definition: Mapping[str, Any]) -> str:
-    """The digest of a tool's inputSchema, key order aside (as `breaking` compares them)."""
-    text = json.dumps(definition.get("inputSchema"), sort_keys=True, ensure_ascii=True)
+def input_schema_digest(definition: Mapping[str, Any], field: str = "inputSchema") -> str:
+    """The digest of what a handler takes (a tool's inputSchema, a prompt's arguments),
+    key order aside, as `breaking` compares them when it asks "renamed?"."""
+    text = json.dumps(definition.get(field), sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -92,6 +93,7 @@ def handler_module_spec(
             returns=prompt.returns,
             docstring=_prompt_docstring(prompt),
             kind="prompt",
+            schema_digest=input_schema_digest(prompt.definition, "arguments"),
         )
         for prompt in prompts
     ]

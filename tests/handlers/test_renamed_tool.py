@@ -110,3 +110,30 @@ def test_two_tools_of_one_inputschema_renamed_at_once_stop_the_build(tmp_path: P
     source = (root / "server" / "handlers.py").read_text(encoding="utf-8")
     assert 'return f"search_open {query} {status}"' in source
     assert "NotImplementedError" not in source
+
+
+def test_a_renamed_prompt_takes_its_handler_along(tmp_path: Path) -> None:
+    """The same evidence for a prompt: `breaking` asks "renamed to ...? same arguments"."""
+    root = write_project(tmp_path / "p", {"echo.json": tool()})
+    (root / "prompts").mkdir()
+    prompt = {"name": "review", "arguments": [{"name": "code", "required": True}]}
+    path = root / "prompts" / "review.json"
+    path.write_text(json.dumps(prompt), encoding="utf-8")
+    assert run_cli("build", "-q", str(root))[0] == 0
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    handlers.write_text(
+        source.replace('raise NotImplementedError("review")', 'return f"Review {code}"')
+    )
+    path.write_text(json.dumps({**prompt, "name": "code_review"}), encoding="utf-8")
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    assert (
+        "handler 'review': prompt 'review' was renamed to 'code_review' (same arguments); its"
+        " handler is now 'code_review', body kept" in err
+    ), err
+    source = handlers.read_text(encoding="utf-8")
+    assert '# mcp-codegen prompt: "code_review"\ndef code_review(' in source
+    assert 'return f"Review {code}"' in source and "NotImplementedError" not in source.replace(
+        'NotImplementedError("echo")', ""
+    )
