@@ -72,6 +72,7 @@ def _split_body(node: ast.ClassDef, lines: list[str]) -> tuple[list[str], dict[s
     current: str | None = None
     for statement in node.body:
         text = "".join(lines[statement.lineno - 1 : (statement.end_lineno or statement.lineno)])
+        text += "" if text.endswith("\n") else "\n"  # the module's last line has none
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             current = statement.target.id
             own[current] = text

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.projects import mypy_strict, run_cli, write_project
+from tests.support.projects import mypy_strict, run_cli, tool, write_project
 from tests.support.stdio_conversation import Conversation, meta
 
 # The shape of one real server's 41 tools: optional filters declared with "default": null
@@ -258,7 +258,17 @@ MYPY_HOSTILE = {
 def test_extra_items_and_an_allof_that_requires_a_base_field_pass_mypy_strict(
     tmp_path: Path,
 ) -> None:
-    root = write_project(tmp_path / "p", {"label.json": MYPY_HOSTILE})
+    # The root itself an allOf that requires a base's optional key (its class is the last
+    # of its module).
+    root_all_of = {
+        "type": "object",
+        "allOf": [{"$ref": "#/$defs/Draft"}],
+        "properties": {"title": {"type": "string"}},
+        "required": ["title"],
+        "$defs": {"Draft": {"type": "object", "properties": {"title": {"type": "string"}}}},
+    }
+    files = {"label.json": MYPY_HOSTILE, "publish.json": tool("publish", inputSchema=root_all_of)}
+    root = write_project(tmp_path / "p", files)
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 0, err
     types = (root / "server" / "types.py").read_text(encoding="utf-8")
