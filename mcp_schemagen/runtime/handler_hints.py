@@ -72,7 +72,10 @@ def bind_annotation_names(module: ModuleType) -> None:
     missing = wanted - namespace.keys() - vars(builtins).keys()
     if not missing or not module.__package__:
         return
-    types = importlib.import_module(".types", module.__package__)
+    try:
+        types = importlib.import_module(".types", module.__package__)
+    except ImportError:
+        return  # no generated types to bind: an attribute access must not fail for it
     for name in sorted(missing & set(getattr(types, "__all__", ()))):
         namespace[name] = getattr(types, name)
 
