@@ -166,6 +166,25 @@ def _guess(key: str, known: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
+# The list a file may hold its definitions in ({"tools": [...]}, a saved list result):
+# a misspelt one is read as a definition with one unknown field.
+FILE_LISTS: Mapping[str, tuple[str, ...]] = {
+    "tool": ("tools",),
+    "prompt": ("prompts",),
+    "resource": ("resources", "resourceTemplates"),
+    "resource template": ("resources", "resourceTemplates"),
+}
+
+
 def _hint(key: str, known: frozenset[str], kind: str) -> str:
     guess = _guess(key, known)
-    return f"did you mean {guess!r}?" if guess else f"{kind}s define {', '.join(sorted(known))}"
+    if guess:
+        return f"did you mean {guess!r}?"
+    lists = FILE_LISTS.get(kind, ())
+    listed = _guess(key, lists)
+    if listed:
+        return (
+            f"did you mean {listed!r}, the list a file may hold its definitions in? Here"
+            f" the object is read as one {kind}"
+        )
+    return f"{kind}s define {', '.join(sorted(known))}"

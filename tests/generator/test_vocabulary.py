@@ -121,6 +121,20 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any], str]] = {
         {},
         "prompts/p.json#/icons/0/size: error: unknown icon 'size'; did you mean 'sizes'?",
     ),
+    "a file's list of templates misspelt": (
+        {},
+        {},
+        {"r.json": {"resourceTemplate": [TEMPLATE]}},
+        "resources/r.json#/resourceTemplate: error: unknown resource field 'resourceTemplate';"
+        " did you mean 'resourceTemplates', the list a file may hold its definitions in?",
+    ),
+    "a file's list of tools misspelt": (
+        {"t.json": {"tool": [tool()]}},
+        {},
+        {},
+        "tools/t.json#/tool: error: unknown tool field 'tool'; did you mean 'tools', the list a"
+        " file may hold its definitions in?",
+    ),
     "a prompt argument field misspelt": (
         {},
         {"p.json": {"name": "p", "arguments": [{"name": "a", "titel": "A"}]}},
