@@ -189,13 +189,14 @@ def unavailable_revisions(config: Config) -> list[Diagnostic]:
             failures.append(exc)
     if missing:
         failures.insert(0, specs.SpecError(specs.unavailable_message(missing)))
+    it = "them" if len(missing) > 1 else "it"
     if config.revisions_listed:
         where = "/tool/mcp-codegen/revisions"
-        hint = "or leave it out of `revisions` here"
+        hint = f"or leave {it} out of `revisions` here"
     else:
         where = "/tool/mcp-codegen"
         hint = (
-            "or build without it: the default revisions are targeted because this "
+            f"or build without {it}: the default revisions are targeted because this "
             "table has no `revisions` key; add one listing those you need"
         )
     return [error(str(config.pyproject), where, f"{exc} {hint.capitalize()}.") for exc in failures]
