@@ -205,10 +205,15 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
     names = arguments.revisions or list(specs.revision_names())
     revisions = [specs.get_revision(name) for name in names]  # every name checked first
     failed = []
+    missing: list[specs.SpecUnavailable] = []
     for revision in revisions:
         # Each revision on its own: one that cannot be had does not stop the others.
         try:
             _, source = specs.fetch(revision)
+        except specs.SpecUnavailable as failure:
+            missing.append(failure)  # explained once for all, below
+            failed.append(revision.name)
+            continue
         except specs.SpecError as failure:
             print(f"mcp-codegen: error: {failure}", file=sys.stderr)
             failed.append(revision.name)
@@ -217,6 +222,8 @@ def command_specs_pull(arguments: argparse.Namespace) -> int:
             print(
                 f"{revision.name}: verified sha256 {revision.sha256} from {source}, cached at {specs.cached_path(revision)}"
             )
+    if missing:
+        print(f"mcp-codegen: error: {specs.unavailable_message(missing)}", file=sys.stderr)
     if failed:
         print(
             f"mcp-codegen: {len(failed)} of {len(revisions)} revision(s) not available: "

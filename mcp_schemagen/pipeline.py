@@ -83,24 +83,31 @@ def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]
 
 
 def unavailable_revisions(config: Config) -> list[Diagnostic]:
-    """One error per targeted revision whose schema cannot be had, all at once, each
-    pointing at where the project chose its revisions."""
-    problems = []
+    """The targeted revisions whose schema cannot be had, all at once, pointing at where
+    the project chose its revisions: those no source has in one error (same cause, same
+    cure), any other failure (a corrupted file) one error each."""
+    failures: list[specs.SpecError] = []
+    missing: list[specs.SpecUnavailable] = []
     for revision in config.revisions:
         try:
             specs.load(revision)
+        except specs.SpecUnavailable as exc:
+            missing.append(exc)
         except specs.SpecError as exc:
-            if config.revisions_listed:
-                where = "/tool/mcp-codegen/revisions"
-                hint = "or leave it out of `revisions` here"
-            else:
-                where = "/tool/mcp-codegen"
-                hint = (
-                    "or build without it: the default revisions are targeted because this "
-                    "table has no `revisions` key; add one listing those you need"
-                )
-            problems.append(error(str(config.pyproject), where, f"{exc} {hint.capitalize()}."))
-    return problems
+            failures.append(exc)
+    if missing:
+        failures.insert(0, specs.SpecError(specs.unavailable_message(missing)))
+    it = "them" if len(missing) > 1 else "it"
+    if config.revisions_listed:
+        where = "/tool/mcp-codegen/revisions"
+        hint = f"or leave {it} out of `revisions` here"
+    else:
+        where = "/tool/mcp-codegen"
+        hint = (
+            f"or build without {it}: the default revisions are targeted because this "
+            "table has no `revisions` key; add one listing those you need"
+        )
+    return [error(str(config.pyproject), where, f"{exc} {hint.capitalize()}.") for exc in failures]
 
 
 def _refuse(problems: list[Diagnostic]) -> None:

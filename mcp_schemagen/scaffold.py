@@ -62,8 +62,15 @@ HTTP_DEPENDENCIES: Final = (
 # anyio: the in-process connection's memory streams (mcp depends on it too).
 CLIENT_DEPENDENCIES: Final = ("mcp>=2.3,<2.4", "anyio>=4")
 # Besides mcp-codegen itself, pinned to the version that generated the package; pre-commit
-# runs the hook of .pre-commit-config.yaml.
-DEV_DEPENDENCIES: Final = ("pytest>=8", *CLIENT_DEPENDENCIES, "pre-commit>=4,<5")
+# runs the hook of .pre-commit-config.yaml. mypy in the range the generated code is checked
+# with (constraints.txt pins its version for this repository's tests): the README's
+# "Type-check" runs it, the safety net of what handlers return.
+DEV_DEPENDENCIES: Final = (
+    "pytest>=8",
+    "mypy>=2.4.1,<2.5",
+    *CLIENT_DEPENDENCIES,
+    "pre-commit>=4,<5",
+)
 
 # The protocol revisions the official Python SDK client of DEV_DEPENDENCIES negotiates
 # (checked against the installed SDK by the tests). The project's server tests drive that

@@ -4,7 +4,6 @@ prompt names, and what older revisions' clients lose (said once per field)."""
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
@@ -13,17 +12,16 @@ from typing import Any
 
 from mcp_schemagen.check.schema_checks import check_schema
 from mcp_schemagen.check.schema_lint import lint_schema
+from mcp_schemagen.check.vocabulary import icon_diagnostics, unknown_key
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
 from mcp_schemagen.naming import python_identifier
 from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.prompts.table import SCHEMA_KEY
-from mcp_schemagen.runtime.protocol import BY_NAME, REVISIONS
+from mcp_schemagen.runtime.protocol import BY_NAME
 from mcp_schemagen.source import Source
 
 MAX_NAME = 128
-_PROMPT_FIELDS = frozenset().union(*(r.prompt_fields for r in REVISIONS))
-_ARGUMENT_FIELDS = frozenset().union(*(r.prompt_argument_fields for r in REVISIONS))
 # Keys of a string schema that mean nothing for a string (or contradict it): a typo of the
 # author's, since prompt arguments are strings on the wire in every revision.
 _TYPE_HINT = "prompt arguments are strings on the wire in every revision"
@@ -70,20 +68,13 @@ def _check_name(source: Source) -> list[Diagnostic]:
     return []
 
 
-def _unknown(key: str, known: frozenset[str], what: str) -> str:
-    guess = difflib.get_close_matches(key, sorted(known), n=1)
-    hint = f"did you mean {guess[0]!r}?" if guess else f"{what}s define {', '.join(sorted(known))}"
-    return f"unknown {what} field {key!r}; {hint}"
-
-
 def _check_fields(source: Source) -> list[Diagnostic]:
-    return [
-        error(
-            source.file, pointer_join(source.pointer, key), _unknown(key, _PROMPT_FIELDS, "prompt")
-        )
-        for key in source.definition
-        if key not in _PROMPT_FIELDS
-    ]
+    problems = []
+    for key in source.definition:
+        message = unknown_key(key, "prompt", extensions=False)
+        if message is not None:
+            problems.append(error(source.file, pointer_join(source.pointer, key), message))
+    return problems + icon_diagnostics(source.definition, source.file, source.pointer)
 
 
 def _check_arguments(source: Source, accepted: frozenset[str]) -> list[Diagnostic]:
@@ -100,8 +91,8 @@ def _check_arguments(source: Source, accepted: frozenset[str]) -> list[Diagnosti
             problems.append(error(source.file, at, "an argument must be an object with a name"))
             continue
         for key in argument:
-            if key != SCHEMA_KEY and key not in _ARGUMENT_FIELDS and not key.startswith("x-"):
-                message = _unknown(key, _ARGUMENT_FIELDS | {SCHEMA_KEY}, "prompt argument")
+            message = unknown_key(key, "prompt argument")
+            if message is not None:
                 problems.append(error(source.file, pointer_join(at, key), message))
         name = argument.get("name")
         if not isinstance(name, str) or not name:

@@ -15,6 +15,7 @@ from typing import Any
 
 from mcp_schemagen.check.schema_checks import check_schema
 from mcp_schemagen.check.schema_lint import lint_schema
+from mcp_schemagen.check.vocabulary import icon_diagnostics, unknown_annotation, unknown_key
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.resource_content import read_content
@@ -22,16 +23,12 @@ from mcp_schemagen.naming import python_identifier
 from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.protocol import BY_NAME
 from mcp_schemagen.runtime.protocol.resources import (
-    RESOURCE_FIELDS,
-    TEMPLATE_FIELDS,
     publish_resource,
 )
 from mcp_schemagen.runtime.resources.table import FILE_KEY, SCHEMA_KEY
 from mcp_schemagen.runtime.resources.uri_template import UriTemplate, UriTemplateError
 from mcp_schemagen.source import Source
 
-_STATIC = frozenset().union(*RESOURCE_FIELDS.values()) | {FILE_KEY}
-_TEMPLATE = frozenset().union(*TEMPLATE_FIELDS.values()) | {SCHEMA_KEY, COMPLETE_KEY}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _STRINGS = "URI template variables are strings"
 
@@ -77,32 +74,20 @@ def check_resource(
 
 
 def _check_fields(source: Source) -> list[Diagnostic]:
-    known, what = (_TEMPLATE, "resource template") if source.is_template else (_STATIC, "resource")
+    kind = "resource template" if source.is_template else "resource"
     problems = []
     for key in source.definition:
-        ours = {FILE_KEY, SCHEMA_KEY, COMPLETE_KEY}
-        if key in known or (key.startswith("x-") and key not in ours):
-            continue
-        if key in ours:
-            message = (
-                f"{key} belongs on a resource template (its variables' schemas)"
-                if key == SCHEMA_KEY
-                else f"{key} belongs on a resource template (the variables completed by a"
-                " handler): a static resource has no arguments to complete"
-                if key == COMPLETE_KEY
-                else f"{key} belongs on a static resource (uri): a template's content comes"
-                " from its reader"
-            )
-        else:
-            guess = difflib.get_close_matches(key, sorted(known), n=1)
-            hint = (
-                f"did you mean {guess[0]!r}?"
-                if guess
-                else f"{what}s define {', '.join(sorted(known))}"
-            )
-            message = f"unknown {what} field {key!r}; {hint}"
-        problems.append(error(source.file, pointer_join(source.pointer, key), message))
-    return problems
+        message = unknown_key(key, kind)
+        if message is not None:
+            problems.append(error(source.file, pointer_join(source.pointer, key), message))
+    annotations = source.definition.get("annotations")
+    if isinstance(annotations, dict):
+        for key in annotations:
+            found = unknown_annotation(key, "resource annotations")
+            if found is not None and found[0]:
+                where = pointer_join(source.pointer, "annotations", key)
+                problems.append(error(source.file, where, found[1]))
+    return problems + icon_diagnostics(source.definition, source.file, source.pointer)
 
 
 def _check_name(source: Source) -> list[Diagnostic]:

@@ -10,8 +10,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from mcp_schemagen.check.near_miss import near_miss
+from mcp_schemagen.check.header_checks import KEYWORD as HEADER_KEYWORD
+from mcp_schemagen.check.near_miss import edit_distance, near_miss
 from mcp_schemagen.check.schema_checks import GENERATOR_INSTRUCTIONS
+from mcp_schemagen.check.vocabulary import OWN_KEYS, looks_like_own
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.schema.keywords import KEYWORDS, RECURSION_2019
 from mcp_schemagen.schema.walk import subschemas
@@ -38,6 +40,11 @@ def _unknown_keywords(
     node: dict[str, Any], file: str, pointer: str, accepted: frozenset[str]
 ) -> Iterator[Diagnostic]:
     for key in node:
+        if key != HEADER_KEYWORD and (
+            looks_like_own(key) or edit_distance(key, HEADER_KEYWORD) <= 2
+        ):
+            yield error(file, pointer_join(pointer, key), _misplaced_or_misspelt(key))
+            continue
         if key in KNOWN_KEYWORDS or key.startswith(_EXTENSION) or key in accepted:
             continue
         if key in GENERATOR_INSTRUCTIONS:
@@ -69,6 +76,19 @@ def _unknown_keywords(
             f"unknown keyword {key!r}: JSON Schema ignores it, so it neither validates nor "
             f"types anything; {hint}",
         )
+
+
+def _misplaced_or_misspelt(key: str) -> str:
+    """A key inside a schema that reads as one of mcp-codegen's or as x-mcp-header: the
+    build would ignore it, so what it was written for would silently not happen."""
+    if edit_distance(key, HEADER_KEYWORD) <= 2:
+        return f"unknown keyword {key!r}: did you mean {HEADER_KEYWORD!r}?"
+    guess = min(OWN_KEYS, key=lambda own: (edit_distance(key, own), own))
+    return (
+        f"unknown mcp-codegen key {key!r} inside a JSON Schema, where mcp-codegen reads none"
+        f" of its keys; did you mean {guess!r}? It belongs on a"
+        f" {' or a '.join(OWN_KEYS[guess].places)}, beside (not inside) the schema"
+    )
 
 
 def _unsatisfiable_required(node: dict[str, Any], file: str, pointer: str) -> Iterator[Diagnostic]:

@@ -3,7 +3,6 @@ protocol revision the project targets."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import cache
 from typing import Any
@@ -14,9 +13,10 @@ from mcp_schemagen.check.header_checks import check_mcp_headers
 from mcp_schemagen.check.schema_checks import check_schema, generator_instruction_warnings
 from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.check.scope_checks import check_scopes
-from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
+from mcp_schemagen.check.vocabulary import icon_diagnostics, unknown_annotation, unknown_key
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
-from mcp_schemagen.load.published import Published, known_tool_fields
+from mcp_schemagen.load.published import Published
 from mcp_schemagen.source import Source
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
@@ -71,22 +71,23 @@ def check_name(source: Source) -> list[Diagnostic]:
 
 
 def check_fields(source: Source) -> list[Diagnostic]:
-    known = known_tool_fields()
+    """Each key against the vocabulary (a tool publishes no ``x-`` keys: each is an
+    error), and each annotation (a misspelt hint would never reach a client)."""
     problems = []
     for key in source.definition:
-        if key in known:
-            continue
-        guess = difflib.get_close_matches(key, sorted(known), n=1)
-        hint = (
-            f"; did you mean {guess[0]!r}?"
-            if guess
-            else f"; tools define {', '.join(sorted(known))}"
-        )
-        problems.append(
-            error(
-                source.file, pointer_join(source.pointer, key), f"unknown tool field {key!r}{hint}"
-            )
-        )
+        message = unknown_key(key, "tool", extensions=False)
+        if message is not None:
+            problems.append(error(source.file, pointer_join(source.pointer, key), message))
+    annotations = source.definition.get("annotations")
+    if isinstance(annotations, dict):
+        for key in annotations:
+            found = unknown_annotation(key, "tool annotations")
+            if found is not None:
+                is_error, message = found
+                where = pointer_join(source.pointer, "annotations", key)
+                make = error if is_error else warning
+                problems.append(make(source.file, where, message))
+    problems += icon_diagnostics(source.definition, source.file, source.pointer)
     return problems
 
 

@@ -150,7 +150,12 @@ def _parameters(
                 # omitted, so the parameter must admit it.
                 annotation = annotation.or_none()
         elif has_default:
-            default_source = None  # mutable default: the dispatcher passes a fresh copy
+            # An array or object default: the safe form `tags: list[str] | None = None`
+            # (a list literal would be one object shared by every call); the dispatcher
+            # passes a fresh copy of the schema's default when the argument is omitted,
+            # so the handler sees None only when called directly.
+            annotation = annotation if annotation.allows_none() else annotation.or_none()
+            default_source = "None"
         else:
             annotation = annotation if annotation.allows_none() else annotation.or_none()
             default_source = "None"

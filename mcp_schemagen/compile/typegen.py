@@ -19,6 +19,7 @@ from urllib.parse import quote, unquote
 
 from mcp_schemagen import __version__
 from mcp_schemagen.caches import store
+from mcp_schemagen.compile.type_checkable import type_checkable
 from mcp_schemagen.compile.type_expr import TypeExpr
 from mcp_schemagen.compile.typed_module import Import, TypedClass, TypedModule
 from mcp_schemagen.naming import docstring_literal, pascal_case, string_literal
@@ -278,7 +279,7 @@ def typed_module(schema: Any, root: str, cache_dir: Path | None = None) -> Typed
         return TypedModule(root, imports, body, {}, (), frozenset({root}))
     shield = _Shield(schema)
     generated, notes = _run_generator(shield.schema, root, cache_dir)
-    source = shield.restore(generated)
+    source = type_checkable(shield.restore(generated))
     # The one reading of the generator's text: everything later stages need, as data.
     tree = ast.parse(source)
     segments = _Segments(source)

@@ -294,6 +294,8 @@ def _with_spec(top: Top, handler: HandlerSpec, wanted: ast.FunctionDef) -> cst.B
         )
     if top.marker != handler.marker:
         node = _with_marker(node, marker_comment(handler.marker))
+    if node.name.value != handler.function:  # a renamed tool's handler (handlers.renames)
+        node = node.with_changes(name=cst.Name(handler.function))
     return node
 
 

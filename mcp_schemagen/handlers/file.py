@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.diagnostics import BuildError, error
-from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, MergeConflict
+from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, MergeConflict, marker_key
 from mcp_schemagen.handlers.stubs import render_new
 from mcp_schemagen.record.manifest import HANDLERS_MODULE, Manifest
 from mcp_schemagen.render.output import OutputFile
@@ -59,12 +59,25 @@ def handlers_file(
 
     lf = existing.replace("\r\n", "\n")
     try:
-        result = merge(lf, spec)
+        result = merge(lf, spec, previous_digests(previous))
     except MergeConflict as failure:
         raise conflict(str(failure), "read" if failure.unreadable else "update") from None
     if result.text == lf:
         return OutputFile(path, existing), result.warnings  # byte for byte, endings and all
     return OutputFile(path, result.text.replace("\n", line_ending(existing))), result.warnings
+
+
+def previous_digests(previous: Manifest | None) -> dict[str, str]:
+    """Each tool's inputSchema (each prompt's arguments) digest as the previous build
+    recorded it, by marker (none before records held them): the evidence of a rename."""
+    if previous is None:
+        return {}
+    recorded = previous.handlers.get("handlers", [])
+    return {
+        marker_key(h.get("kind", "tool"), h["tool"]): h["schema_digest"]
+        for h in recorded
+        if isinstance(h, dict) and h.get("schema_digest")
+    }
 
 
 def line_ending(text: str) -> str:

@@ -51,22 +51,28 @@ statement at the top level, so both views always agree on what is where.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from mcp_schemagen.handlers.apply import apply_plan
 from mcp_schemagen.handlers.module import parse_module
 from mcp_schemagen.handlers.plan import plan_merge
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, MergeResult, ParsedSpec
 
 
-def merge(existing: str, spec: HandlerModuleSpec) -> MergeResult:
+def merge(
+    existing: str, spec: HandlerModuleSpec, previous_digests: Mapping[str, str] | None = None
+) -> MergeResult:
     """Bring ``existing`` (the user's handler module) in line with ``spec``.
 
     Returns the new text (``existing`` itself when nothing changes, so a second build is a
     no-op) and warnings for the user. Raises :class:`MergeConflict` when the change cannot
     be made without touching user code, and ``ValueError`` for a malformed spec.
+    ``previous_digests`` (tool -> inputSchema digest, from the previous build's record)
+    lets a renamed tool take its handler along (:mod:`.renames`).
     """
     parsed = ParsedSpec.of(spec)
     module = parse_module(existing)
-    plan = plan_merge(module, parsed)
+    plan = plan_merge(module, parsed, previous_digests)
     if plan.empty():
         return MergeResult(existing, plan.warnings)
     return MergeResult(apply_plan(module, parsed, plan), plan.warnings)

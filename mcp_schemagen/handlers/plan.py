@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -21,6 +21,8 @@ from mcp_schemagen.handlers.imports import (
 )
 from mcp_schemagen.handlers.lines import has_comment
 from mcp_schemagen.handlers.module import HandlerModule, Top, pair
+from mcp_schemagen.handlers.parameter_use import check_parameters_still_read, parameter_names
+from mcp_schemagen.handlers.renames import renamed_handlers, renamed_warning
 from mcp_schemagen.handlers.run_time import (
     block_test,
     read_at_run_time,
@@ -76,10 +78,21 @@ class Plan:
         )
 
 
-def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
+def plan_merge(
+    module: HandlerModule, spec: ParsedSpec, previous_digests: Mapping[str, str] | None = None
+) -> Plan:
+    """``previous_digests``: each tool's inputSchema digest as the previous build recorded
+    it, the evidence that a tool was renamed (handlers.renames)."""
     plan = Plan(drop_banner=module.banner_in_footer)
     bindings = module_bindings(module)
+    renamed = renamed_handlers(module, spec, previous_digests or {})
+    renamed_to = {handler.function: index for index, handler in renamed.items()}
+    for index, handler in renamed.items():
+        plan.update[index] = handler
+        plan.warnings.append(renamed_warning(module.tops[index], handler))
     for name, handler in spec.handlers.items():
+        if name in renamed_to:
+            continue
         top = _handler_top(module, name, handler, bindings.get(name, []))
         if top is None:
             plan.append.append(handler)
@@ -98,6 +111,8 @@ def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
         fn = top.function
         if top.orphan or top.marker is None or fn is None or fn.name in spec.handlers:
             continue
+        if top.index in renamed:
+            continue
         if top.marker in by_tool:
             _renamed_handler(top, fn.name, by_tool[top.marker])
         plan.orphan.append(top.index)
@@ -106,10 +121,11 @@ def plan_merge(module: HandlerModule, spec: ParsedSpec) -> Plan:
             "was moved to the orphaned section at the end of the module (delete it when no "
             "longer needed)"
         )
+    module_names = set(bindings)
     for index, handler in plan.update.items():
         _check_signature_edit(module.tops[index], handler, spec.signatures[handler.function])
-        plan.warnings.extend(
-            _parameter_warnings(module.tops[index], spec.signatures[handler.function])
+        check_parameters_still_read(
+            module.tops[index], handler, spec.signatures[handler.function], module_names
         )
     _plan_imports(module, spec, plan)
     return plan
@@ -193,7 +209,7 @@ def _check_signature_edit(top: Top, handler: HandlerSpec, wanted: ast.FunctionDe
     if same_signature(top, wanted):
         return  # only the marker changes
     kwarg = user_kwarg(top)
-    if kwarg is not None and kwarg.arg in _parameter_names(wanted.args):
+    if kwarg is not None and kwarg.arg in parameter_names(wanted.args):
         raise MergeConflict(
             handler.function,
             f"its **{kwarg.arg} (line {top.line}) has the name of a parameter the schema now "
@@ -214,29 +230,6 @@ def _check_signature_edit(top: Top, handler: HandlerSpec, wanted: ast.FunctionDe
             f"its signature (line {top.line}) must change but holds comments, which rewriting it "
             "would lose; move them into the body",
         )
-
-
-def _parameter_warnings(top: Top, wanted: ast.FunctionDef) -> Iterator[str]:
-    """A parameter that left the signature but that the body still reads."""
-    fn = top.function
-    assert fn is not None
-    kept = {fn.args.kwarg.arg} if fn.args.kwarg is not None else set()
-    gone = _parameter_names(fn.args) - _parameter_names(wanted.args) - kept
-    if not gone:
-        return
-    body = ast.Module(body=fn.body, type_ignores=[])
-    names = list(ast.walk(body))
-    stored = {n.id for n in names if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    read = {n.id for n in names if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    for name in sorted((gone & read) - stored):
-        yield (
-            f"handler {fn.name!r}: parameter {name!r} left the signature but the body still uses it"
-        )
-
-
-def _parameter_names(args: ast.arguments) -> set[str]:
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return {a.arg for a in every if a is not None}
 
 
 # -- generated imports

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
 from mcp_schemagen.compile.completions import COMPLETION_PARAMETERS
 from mcp_schemagen.compile.ir import CompiledTool
 from mcp_schemagen.compile.project import Project
@@ -9,6 +14,13 @@ from mcp_schemagen.compile.prompts import CompiledPrompt
 from mcp_schemagen.compile.resources import CompiledResource
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
 from mcp_schemagen.naming import docstring_literal
+
+
+def input_schema_digest(definition: Mapping[str, Any], field: str = "inputSchema") -> str:
+    """The digest of what a handler takes (a tool's inputSchema, a prompt's arguments),
+    key order aside, as `breaking` compares them when it asks "renamed?"."""
+    text = json.dumps(definition.get(field), sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def handler_module_spec(project: Project) -> HandlerModuleSpec:
@@ -54,6 +66,7 @@ def handler_module_spec(project: Project) -> HandlerModuleSpec:
             parameters=tool.signature_parameters(),
             returns=tool.returns,
             docstring=_handler_docstring(tool),
+            schema_digest=input_schema_digest(tool.definition),
         )
         for tool in project.tools
     ]
@@ -65,6 +78,7 @@ def handler_module_spec(project: Project) -> HandlerModuleSpec:
             returns=prompt.returns,
             docstring=_prompt_docstring(prompt),
             kind="prompt",
+            schema_digest=input_schema_digest(prompt.definition, "arguments"),
         )
         for prompt in prompts
     ]
@@ -104,14 +118,25 @@ def _handler_docstring(tool: CompiledTool) -> str | None:
     entries = []
     for parameter in tool.parameters:
         text = parameter.description
-        if text is not None and text.strip():
-            first, *more = [line.strip() for line in text.strip().splitlines()]
+        lines = [line.strip() for line in text.strip().splitlines()] if text else []
+        if parameter.has_schema_default and isinstance(parameter.schema_default, list | dict):
+            lines += [
+                f"Default {_json(parameter.schema_default)}: the server passes a fresh copy",
+                "when the argument is omitted (None only in a direct call).",
+            ]
+        if lines:
+            first, *more = lines
             entries.append(
                 f"    {parameter.python_name}: {first}" + "".join(f"\n        {m}" for m in more)
             )
     if entries:
         parts.append("Args:\n" + "\n".join(entries))
     return docstring_literal("\n\n".join(parts)) if parts else None
+
+
+def _json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _prompt_docstring(prompt: CompiledPrompt | CompiledResource) -> str | None:

@@ -26,6 +26,9 @@ class HandlerSpec:
     docstring: str | None  # source of a string literal, used for new stubs only
     # "tool", "prompt", "resource" or "completion": which marker comment names it
     kind: str = "tool"
+    # a tool's inputSchema digest, recorded so that a later build can tell a renamed tool
+    # (same inputSchema, new name) and move its handler along (handlers.renames)
+    schema_digest: str = ""
 
     @property
     def marker(self) -> str:

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,6 +27,43 @@ DOWNLOAD_TIMEOUT_SECONDS = 30
 
 class SpecError(Exception):
     """A pinned schema could not be obtained; the message says which, from where, and what to do."""
+
+
+class SpecUnavailable(SpecError):
+    """No source had the revision: said once for all the revisions missing together
+    (:func:`unavailable_message`), since the cause and the cure are the same."""
+
+    def __init__(self, revision: str, sha256: str, tried: Sequence[str]) -> None:
+        self.revision = revision
+        self.sha256 = sha256
+        self.tried = tuple(tried)
+        super().__init__(unavailable_message([self]))
+
+
+def unavailable_message(failures: Sequence[SpecUnavailable]) -> str:
+    """One explanation for every revision no source had: which, where each was looked
+    for (said once when every revision was looked for in the same places), what to do."""
+    names = [f.revision for f in failures]
+    shapes = {
+        tuple(t.replace(f.revision, "<revision>").replace(f.sha256, "<sha256>") for t in f.tried)
+        for f in failures
+    }
+    if len(failures) == 1:
+        subject, tried = f"protocol revision {names[0]} is not available", failures[0].tried
+    else:
+        subject = f"protocol revisions {', '.join(names)} are not available"
+        tried = (
+            next(iter(shapes))
+            if len(shapes) == 1
+            else tuple(f"{f.revision}: {'; '.join(f.tried)}" for f in failures)
+        )
+    folder = f"{names[0]}/schema.json" if len(names) == 1 else "<revision>/schema.json for each"
+    pull = " ".join(names)
+    return (
+        f"{subject}. Tried{', for each' if len(names) > 1 and len(shapes) == 1 else ''}:"
+        f" {'; '.join(tried)}. Connect to the internet and run `mcp-codegen specs pull"
+        f" {pull}`, or set {MIRROR_ENV} to a folder or URL holding {folder}."
+    )
 
 
 @dataclass(frozen=True)
@@ -157,11 +195,7 @@ def fetch(revision: PinnedSchema) -> tuple[bytes, str]:
         if location != str(cached):
             caches.store(cached, verified)
         return verified, location
-    raise SpecError(
-        f"protocol revision {revision.name} is not available. Tried: {'; '.join(tried)}. "
-        f"Connect to the internet and run `mcp-codegen specs pull {revision.name}`, or set "
-        f"{MIRROR_ENV} to a folder or URL holding {revision.name}/schema.json."
-    )
+    raise SpecUnavailable(revision.name, revision.sha256, tried)
 
 
 def apply_patches(revision: PinnedSchema, document: dict[str, Any]) -> dict[str, Any]:

@@ -175,9 +175,11 @@ def test_the_scaffolded_config_guards_commits_as_written(
         )
 
     (project / "README.md").write_text("# hooked\n", encoding="utf-8")
-    done = commit("a file the hook does not watch")  # pre-commit makes the hook's env now
+    done = commit("a file no build reads")  # pre-commit makes the hook's env now
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "(no files to check)Skipped" in done.stdout + done.stderr
+    # The hook runs on every commit: no file filter frozen at scaffold time.
+    assert "Skipped" not in done.stdout + done.stderr
+    assert "Passed" in done.stdout + done.stderr
 
     head = _git("rev-parse", "HEAD", cwd=project)
     _edit_a_tool(project)
@@ -192,3 +194,25 @@ def test_the_scaffolded_config_guards_commits_as_written(
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Passed" in done.stdout + done.stderr
     assert _git("status", "--porcelain", cwd=project) == ""
+
+    # A content file the scaffold never had, named by a resource added later (in a format
+    # and folder no filter written at scaffold time would list): editing it alone, without
+    # a build, is refused as well.
+    (project / "notes").mkdir()
+    (project / "notes" / "faq.txt").write_text("Q: why?\nA: because.\n", encoding="utf-8")
+    faq = {"uri": "docs://faq", "name": "faq", "mimeType": "text/plain"}
+    (project / "resources" / "faq.json").write_text(
+        json.dumps({**faq, "x-mcp-codegen-file": "notes/faq.txt"}), encoding="utf-8"
+    )
+    code, _, err = run_cli("build", "-q", str(project))
+    assert code == 0, err
+    done = commit("a resource read from a new content file, built")
+    assert done.returncode == 0, done.stdout + done.stderr
+    head = _git("rev-parse", "HEAD", cwd=project)
+    (project / "notes" / "faq.txt").write_text("Q: why?\nA: it depends.\n", encoding="utf-8")
+    done = commit("the content file edited without a build")
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert re.search(
+        r"^notes/faq\.txt: changed since the last build$", done.stdout + done.stderr, re.MULTILINE
+    ), done.stdout + done.stderr
+    assert _git("rev-parse", "HEAD", cwd=project) == head, "the commit was refused"

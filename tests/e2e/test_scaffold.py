@@ -25,6 +25,7 @@ import pytest
 import yaml
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from packaging.specifiers import SpecifierSet
 
 from mcp_schemagen import DISTRIBUTION, __version__, scaffold
 from mcp_schemagen.diagnostics import BuildError
@@ -385,20 +386,12 @@ def test_pre_commit_config_is_a_local_hook_on_the_right_files(project: Path) -> 
     assert hook["pass_filenames"] is False
     # The remote form, documented for when the generator is published with tags.
     assert f"#     rev: v{__version__}\n#     hooks:\n#       - id: {scaffold.HOOK_ID}" in text
-    files = re.compile(hook["files"])
-    for path in (
-        "pyproject.toml",
-        "tools/greet.json",
-        "tools/x.yaml",
-        "resources/docs.yaml",
-        "docs/style-guide.md",  # a resource's content file
-        f"{NAME}/_dispatch.py",
-        f"{NAME}/_manifest.json",
-        f"{NAME}/_runtime/server.py",
-    ):
-        assert files.search(path), path
-    for path in ("README.md", "tests/test_server.py", "docs/tools/a.json"):
-        assert not files.search(path), path
+    # No file filter frozen at scaffold time: a content file a resource names later (any
+    # folder, any format) would be missed; `check` knows the build's inputs itself.
+    for one in (hook, offered[0]):
+        assert one["always_run"] is True and one["pass_filenames"] is False
+        assert "files" not in one and "types" not in one
+    assert "files: ^(pyproject" not in text.split("mcp-codegen-breaking")[0]
 
 
 def test_black_and_ruff_leave_generated_files_alone_and_find_nothing(
@@ -470,8 +463,20 @@ def test_handlers_and_tests_are_strictly_typed_and_lint_clean(
 ) -> None:
     tools = Path(sys.executable).parent
     targets = (f"{NAME}/handlers.py", "tests")
+    # The dev extra installs mypy in a range holding the version this repository pins, and
+    # the README's "Type-check" runs it: that command, as written, passes.
+    settings = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+    (mypy,) = [r for r in settings["project"]["optional-dependencies"]["dev"] if "mypy" in r]
+    pinned = re.search(r"^mypy==(\S+)$", (REPO / "constraints.txt").read_text(), re.MULTILINE)
+    assert pinned is not None and SpecifierSet(mypy.removeprefix("mypy")).contains(pinned[1])
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Type-check") :]
+    start = section.index("```sh\n") + len("```sh\n")
+    command = section[start : section.index("\n```", start)]
+    assert command == f"mypy --strict {' '.join(targets)}"
+    assert "wrong return" in section
     cache = ("--cache-dir", str(tmp_path / "mypy"))
-    _run(tools / "mypy", "--strict", *cache, *targets, cwd=project)
+    _run(tools / "mypy", "--strict", *cache, *command.split()[2:], cwd=project)
     rules = ("--select", "E,F,W,I,B,UP,SIM,RUF", "--line-length", "100")
     _run(tools / "ruff", "check", "--isolated", "--no-cache", *rules, *targets, cwd=project)
 

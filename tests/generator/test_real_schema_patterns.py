@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.projects import mypy_strict, run_cli, write_project
+from tests.support.projects import mypy_strict, run_cli, tool, write_project
 from tests.support.stdio_conversation import Conversation, meta
 
 # The shape of one real server's 41 tools: optional filters declared with "default": null
@@ -211,3 +211,124 @@ def test_a_handler_named_like_an_imported_type_does_not_shadow_it(tmp_path: Path
     assert "def FooInput()" in source
     result = mypy_strict(root, "server")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# Common in real API schemas (GitHub's, Slack's, OpenAI's): named keys beside a
+# schema-valued additionalProperties (PEP 728 extra_items, which the pinned mypy refuses),
+# and an allOf that makes a base's optional field required or narrows it (a TypedDict
+# subclass redefining a key: refused too).
+_BASE = {
+    "type": "object",
+    "properties": {"id": {"type": "string", "description": "Its id."}, "n": {"type": "integer"}},
+}
+MYPY_HOSTILE = {
+    "name": "label_issue",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "labels": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "additionalProperties": {"type": "integer"},
+            },
+            "meta": {
+                "type": "object",
+                "properties": {"k": {"type": "string"}},
+                "additionalProperties": {"type": "object", "properties": {"v": {"type": "string"}}},
+            },
+            "issue": {"$ref": "#/$defs/Issue"},
+            "closed_issue": {"$ref": "#/$defs/ClosedIssue"},
+            "base": {"$ref": "#/$defs/Base"},
+        },
+        "required": ["issue"],
+        "$defs": {
+            "Base": _BASE,
+            "Issue": {"allOf": [{"$ref": "#/$defs/Base"}, {"required": ["id"]}]},
+            "ClosedIssue": {
+                "allOf": [
+                    {"$ref": "#/$defs/Issue"},
+                    {"properties": {"n": {"type": "integer", "minimum": 1}}, "required": ["n"]},
+                ]
+            },
+        },
+    },
+}
+
+
+def test_extra_items_and_an_allof_that_requires_a_base_field_pass_mypy_strict(
+    tmp_path: Path,
+) -> None:
+    # The root itself an allOf that requires a base's optional key (its class is the last
+    # of its module).
+    root_all_of = {
+        "type": "object",
+        "allOf": [{"$ref": "#/$defs/Draft"}],
+        "properties": {"title": {"type": "string"}},
+        "required": ["title"],
+        "$defs": {"Draft": {"type": "object", "properties": {"title": {"type": "string"}}}},
+    }
+    files = {"label.json": MYPY_HOSTILE, "publish.json": tool("publish", inputSchema=root_all_of)}
+    root = write_project(tmp_path / "p", files)
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    types = (root / "server" / "types.py").read_text(encoding="utf-8")
+    assert "extra_items" not in types.replace("PEP 728 extra_items", "")
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    # The body uses what the types promise: a required id, a named key beside the others.
+    source = source.replace(
+        'raise NotImplementedError("label_issue")',
+        'return issue["id"] + str((labels or {}).get("name"))',
+    )
+    handlers.write_text(source, encoding="utf-8")
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+CREATE = {
+    "name": "create_ticket",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}, "default": []},
+            "body": {"type": "string"},
+            "fields": {"type": "object", "additionalProperties": {"type": "string"}, "default": {}},
+            "limits": {"type": "array", "items": {"type": "integer"}, "default": [1, 2]},
+        },
+        "required": ["title"],
+    },
+}
+
+
+def test_array_and_object_defaults_reach_the_signature_in_the_safe_form(tmp_path: Path) -> None:
+    """`"default": []` makes the parameter optional (`= None`, not a shared list), after
+    the required ones; the server passes a fresh copy of the default when it is omitted."""
+    root = write_project(tmp_path / "p", {"create.json": CREATE})
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    handlers = root / "server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    assert (
+        "def create_ticket(\n    *,\n    title: str,\n    tags: list[str] | None = None,\n"
+        "    body: str | None = None,\n    fields: dict[str, str] | None = None,\n"
+        "    limits: list[int] | None = None,\n) -> ToolReturn:"
+    ) in source, source
+    assert "Default []: the server passes a fresh copy" in source
+    body = (
+        "assert tags is not None and limits is not None\n"
+        "    tags.append(title)  # mutating the copy must not change the next call's default\n"
+        "    return f'{tags} {fields} {limits} {body}'"
+    )
+    handlers.write_text(source.replace('raise NotImplementedError("create_ticket")', body))
+    result = mypy_strict(root, "server")
+    assert result.returncode == 0, result.stdout + result.stderr
+    conversation = Conversation(root, "server", "2026-07-28", tmp_path / "stderr.txt")
+    try:
+        for _ in range(2):
+            text = _call(conversation, "create_ticket", {"title": "t"})
+            assert text == "['t'] {} [1, 2] None"
+        given = _call(conversation, "create_ticket", {"title": "t", "tags": ["a"], "body": "b"})
+        assert given == "['a', 't'] {} [1, 2] b"
+    finally:
+        conversation.kill()

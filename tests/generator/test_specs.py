@@ -271,12 +271,17 @@ def test_a_build_reports_every_unavailable_revision_at_the_key_that_chose_it(
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 2
     errors = [line for line in err.splitlines() if ": error: " in line]
-    assert len(errors) == len(missing)
+    # One error for both: the same cause and cure, said once, naming each revision.
+    assert len(errors) == 1, err
     pointer = "/tool/mcp-codegen/revisions" if listed else "/tool/mcp-codegen"
-    for line, revision in zip(errors, missing, strict=True):
-        assert line.startswith(f"{root / 'pyproject.toml'}#{pointer}: error: protocol revision ")
-        assert f"{revision} is not available" in line
-        assert f"mcp-codegen specs pull {revision}" in line
+    (line,) = errors
+    assert line.startswith(
+        f"{root / 'pyproject.toml'}#{pointer}: error: protocol revisions 2025-03-26, 2025-11-25"
+        " are not available. Tried, for each: "
+    ), line
+    assert "<revision>/schema.json (" in line and "Connect to the internet" in line
+    assert line.count("Connect to the internet") == 1
+    assert "mcp-codegen specs pull 2025-03-26 2025-11-25`" in line
     if not listed:
         assert "has no `revisions` key; add one" in err
     assert not (root / "server").exists()
@@ -293,8 +298,8 @@ def test_specs_pull_goes_on_past_a_failure_and_reports_all(
     assert [line.split(":")[0] for line in out.splitlines()] == fetched
     for name in fetched:
         assert specs.cached_path(specs.get_revision(name)).is_file()
-    assert "protocol revision 2024-11-05 is not available" in err
-    assert "protocol revision 2025-11-25 is not available" in err
+    assert "protocol revisions 2024-11-05, 2025-11-25 are not available. Tried, for each:" in err
+    assert err.count("Connect to the internet") == 1
     total = len(specs.revision_names())
     assert err.endswith(f"2 of {total} revision(s) not available: 2024-11-05, 2025-11-25\n")
 
@@ -319,6 +324,22 @@ def test_2024_10_07_is_a_schema_jsonschema_rs_compiles_once_patched(
     assert validator.is_valid(hints) and not validator.is_valid({"hints": [1]})
 
 
+def test_a_first_run_offline_explains_once_for_every_revision(
+    mirror: Mirror, tmp_path: Path
+) -> None:
+    """No mirror, no cache, no network: the ~600-character explanation once, listing the
+    revisions, not once per revision."""
+    for revision in specs.revision_names():
+        mirror.file(revision).unlink()
+    root = write_project(tmp_path / "p", {"echo.json": tool()}, revisions=specs.revision_names())
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 2
+    assert err.count("Connect to the internet") == 1, err
+    listed = ", ".join(specs.revision_names())
+    assert f"protocol revisions {listed} are not available" in err
+    assert f"mcp-codegen specs pull {' '.join(specs.revision_names())}`" in err
+
+
 def test_new_offline_with_an_empty_cache_names_the_users_files(
     mirror: Mirror, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -331,6 +352,7 @@ def test_new_offline_with_an_empty_cache_names_the_users_files(
     assert errors, err
     for line in errors:
         assert line.startswith("cold_server/pyproject.toml#/tool/mcp-codegen"), line
+    assert err.count("is not available") + err.count("are not available") == 1, err
     assert ".new" not in err and "cold_server." not in err
     assert not (tmp_path / "cold_server").exists()
     assert {p.name for p in tmp_path.iterdir()} <= {"mirror", "cache"}, "nothing left behind"

@@ -193,6 +193,7 @@ RUNTIME_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "content",
                 "validation",
                 "handler_lookup",
+                "handler_hints",
                 "result",
                 "prompt_result",
             }

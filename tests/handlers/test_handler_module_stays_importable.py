@@ -4,6 +4,7 @@ such a project fresh."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,49 @@ def test_a_renamed_handler_with_its_marker_stops_the_build(tmp_path: Path) -> No
     assert "no longer in the schemas" not in err
     assert handlers.read_text(encoding="utf-8") == renamed
     assert run_cli("check", str(root))[0] == 3
+
+
+def test_a_parameter_added_by_hand_and_used_stops_the_build(tmp_path: Path) -> None:
+    """Removing it would leave `verbose` unbound: the handler would raise NameError."""
+    root = _project(tmp_path)
+    handlers = root / "server" / "handlers.py"
+    edited = handlers.read_text(encoding="utf-8")
+    signature = edited[edited.index("def echo(") : edited.index(":\n", edited.index("def echo("))]
+    edited = edited.replace(
+        signature, signature.replace("text: str", "text: str, verbose: bool = False")
+    )
+    edited = edited.replace(
+        'raise NotImplementedError("echo")', "return text * (2 if verbose else 1)"
+    )
+    assert "verbose: bool = False" in edited
+    handlers.write_text(edited, encoding="utf-8")
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 3, err
+    assert (
+        "handler 'echo': parameter 'verbose' (line" in err
+        and "is not among the properties of the inputSchema of tool 'echo', so the build"
+        " would remove it from the signature, but the body still uses it (a NameError when"
+        " the handler is called); add it to the inputSchema's properties (the server then"
+        " passes it), or remove the use from the body; then build again"
+        in err
+    ), err
+    assert handlers.read_text(encoding="utf-8") == edited  # nothing written
+
+    # With the property in the inputSchema, the parameter is the schema's and stays.
+    echo = tool()
+    echo["inputSchema"]["properties"]["verbose"] = {"type": "boolean", "default": False}
+    (root / "tools" / "echo.json").write_text(json.dumps(echo), encoding="utf-8")
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    assert "verbose: bool = False" in handlers.read_text(encoding="utf-8")
+    assert _imports(root).returncode == 0
+
+
+def test_a_parameter_added_by_hand_but_unused_is_removed(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    handlers = root / "server" / "handlers.py"
+    generated = handlers.read_text(encoding="utf-8")
+    handlers.write_text(generated.replace("text: str", "text: str, verbose: bool = False", 1))
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 0, err
+    assert handlers.read_text(encoding="utf-8") == generated

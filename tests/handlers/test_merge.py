@@ -182,13 +182,23 @@ def test_an_annotation_of_an_orphan_without_future_import_is_a_conflict() -> Non
     assert "reads Report, Units when the module is imported" in raised.value.reason
 
 
-def test_a_removed_parameter_still_read_by_the_body_is_reported() -> None:
+def test_a_removed_parameter_still_read_by_the_body_is_a_conflict() -> None:
     before = spec("", handler("greet", "*, name: str"))
     text = render_new(before).replace('raise NotImplementedError("greet")', "return name")
+    with pytest.raises(MergeConflict) as raised:
+        merge(text, spec("", handler("greet", "*, who: str")))
+    assert raised.value.function == "greet"
+    assert "parameter 'name' (line" in raised.value.reason
+    assert "the body still uses it (a NameError when the handler is called)" in raised.value.reason
+
+
+def test_a_removed_parameter_the_module_also_binds_is_removed() -> None:
+    """The body's `name` then reads the module's: no NameError, nothing to stop for."""
+    before = spec("", handler("greet", "*, name: str"))
+    text = render_new(before).replace('raise NotImplementedError("greet")', "return name")
+    text += '\n\nname = "module"\n'
     merged = merge(text, spec("", handler("greet", "*, who: str")))
-    assert merged.warnings == [
-        "handler 'greet': parameter 'name' left the signature but the body still uses it"
-    ]
+    assert "def greet(*, who: str)" in merged.text
 
 
 def test_a_duplicate_handler_is_a_conflict() -> None:

@@ -4,7 +4,10 @@ prompt of one name apart, a removed prompt orphaned, never deleted."""
 
 from __future__ import annotations
 
+import pytest
+
 from mcp_schemagen.handlers import HandlerModuleSpec, HandlerSpec, merge, render_new
+from mcp_schemagen.handlers.spec import MergeConflict
 
 IMPORTS = "from .types import PromptReturn, ToolReturn"
 
@@ -72,3 +75,18 @@ def test_a_removed_prompt_is_orphaned_with_its_body() -> None:
     assert BODY in merged.text
     assert merged.text.index("orphaned handlers") < merged.text.index("def review(")
     assert any("'review'" in w for w in merged.warnings)
+
+
+def test_a_prompt_argument_gone_while_the_body_reads_it_stops_the_merge() -> None:
+    before = spec(prompt("review", "review", "*, code: str, language: str | None = None"))
+    text = _with_body(render_new(before), "review")
+    with pytest.raises(MergeConflict) as raised:
+        merge(text, spec(prompt("review", "review", "*, code: str")))
+    assert raised.value.function == "review"
+    assert (
+        "parameter 'language' (line" in raised.value.reason
+        and "is not among the arguments of prompt 'review', so the build would remove it from"
+        " the signature, but the body still uses it"
+        in raised.value.reason
+        and "add it to the prompt's arguments" in raised.value.reason
+    ), raised.value.reason

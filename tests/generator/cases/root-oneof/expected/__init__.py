@@ -6,3 +6,9 @@
 
 Serve it with `python -m server`; write the tools in `handlers.py`.
 """
+
+from ._runtime.handler_hints import bind_hints_on_first_access
+
+# typing.get_type_hints() resolves every handler's annotations once the handler module is
+# asked for one of its names (the server never asks, so serving loads none of the types).
+bind_hints_on_first_access(__name__)

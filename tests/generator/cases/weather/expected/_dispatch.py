@@ -60,14 +60,14 @@ _DATA: dict[str, DispatchRow] = orjson.loads(
   },
   "arguments": {
    "location": "location",
-   "tags": "tags",
    "units": "units",
-   "days": "days"
+   "days": "days",
+   "tags": "tags"
   },
   "defaults": {
-   "tags": [],
    "units": "celsius",
-   "days": 1
+   "days": 1,
+   "tags": []
   },
   "whole_arguments": null
  }

@@ -86,9 +86,9 @@ class ClientTools:
         self,
         *,
         location: str,
-        tags: list[str] | None = None,
         units: GetWeatherUnits = "celsius",
         days: int = 1,
+        tags: list[str] | None = None,
     ) -> list[_mcp_types.ContentBlock]:
         """Current weather for a place."""
         arguments: dict[str, _Any] = {"location": location, "units": units, "days": days}

@@ -20,7 +20,16 @@ if TYPE_CHECKING:
 
 # mcp-codegen tool: "get_weather"
 def get_weather(
-    *, location: str, tags: list[str], units: GetWeatherUnits = "celsius", days: int = 1
+    *,
+    location: str,
+    units: GetWeatherUnits = "celsius",
+    days: int = 1,
+    tags: list[str] | None = None,
 ) -> ToolReturn:
-    """Current weather for a place."""
+    """Current weather for a place.
+
+    Args:
+        tags: Default []: the server passes a fresh copy
+            when the argument is omitted (None only in a direct call).
+    """
     raise NotImplementedError("get_weather")
