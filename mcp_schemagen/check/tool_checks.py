@@ -16,6 +16,7 @@ from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.check.scope_checks import check_scopes
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load import specs
+from mcp_schemagen.load.http_call import HTTP_KEY, http_problems
 from mcp_schemagen.load.published import Published, known_tool_fields
 from mcp_schemagen.load.tools import ToolSource
 
@@ -75,6 +76,11 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
     problems = []
     for key in source.definition:
         if key in known:
+            continue
+        if key == HTTP_KEY:  # the HTTP call of an imported operation, never published
+            base = pointer_join(source.pointer, key)
+            for parts, message in http_problems(source.definition[key]):
+                problems.append(error(source.file, pointer_join(base, *parts), message))
             continue
         guess = difflib.get_close_matches(key, sorted(known), n=1)
         hint = (

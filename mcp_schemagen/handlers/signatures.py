@@ -15,6 +15,7 @@ from mcp_schemagen.compile.resources import RESOURCE_TYPES, CompiledResource, re
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import docstring_literal
+from mcp_schemagen.render.upstream import stub_body
 
 
 def handler_module_spec(
@@ -71,6 +72,7 @@ def handler_module_spec(
             parameters=tool.signature_parameters(),
             returns=tool.returns,
             docstring=_handler_docstring(tool),
+            body=stub_body(tool),
         )
         for tool in tools
     ]

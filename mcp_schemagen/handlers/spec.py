@@ -24,6 +24,9 @@ class HandlerSpec:
     docstring: str | None  # source of a string literal, used for new stubs only
     # "tool", "prompt", "resource" or "completion": which marker comment names it
     kind: str = "tool"
+    # a new stub's body (an imported operation's: its generated call), else NotImplementedError;
+    # with one, the stub is `async def`
+    body: str | None = None
 
     @property
     def marker(self) -> str:

@@ -24,6 +24,7 @@ from mcp_schemagen.render.formatting import format_modules
 from mcp_schemagen.render.output import OutputFile
 from mcp_schemagen.render.provenance import header, sha256_text
 from mcp_schemagen.render.runtime_copy import runtime_path, runtime_sources
+from mcp_schemagen.render.upstream import upstream_modules
 from mcp_schemagen.runtime.core.listing import DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS
 from mcp_schemagen.runtime.registry import DispatchRow
 
@@ -230,6 +231,7 @@ def render_package(
         prompts=prompts,
         resources=resources,
     )
+    files |= upstream_modules(_template, header=top, machinery_header=header([]), tools=tools)
     for tool in tools:
         own = header([(tool.file, inputs[tool.file])])
         files[f"_types/{tool.input_module}.py"] = own + tool.input_types.source

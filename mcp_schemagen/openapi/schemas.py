@@ -1,0 +1,249 @@
+"""OpenAPI schemas (3.0's dialect or 3.1's 2020-12) -> JSON Schema 2020-12 for one tool's
+inputSchema or outputSchema.
+
+Every ``$ref`` (internal or to a relative file) becomes a ``#/$defs/NAME`` of the tool's
+schema, so a shared schema is written once per tool and a recursive one stays finite.
+3.0's ``nullable`` becomes ``"null"`` in ``type`` (or an ``anyOf`` with it), boolean
+``exclusiveMinimum``/``exclusiveMaximum`` the numeric form, ``example`` ``examples``, and a
+``discriminator`` over ``oneOf``/``anyOf`` pins the property's value in each branch, so the
+branch the API would pick is the only one that matches. ``readOnly`` properties leave
+inputs, ``writeOnly`` ones outputs. Messy keywords are cleaned with a warning naming
+file#/pointer."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import unquote, urldefrag
+
+from mcp_schemagen.diagnostics import Diagnostic, pointer_join, warning
+from mcp_schemagen.openapi.document import ReferenceError_, Scope
+
+Direction = Literal["input", "output"]
+
+# Keywords whose value is one schema, a map of schemas, or a list of schemas.
+_ONE = ("additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+        "unevaluatedItems", "unevaluatedProperties", "contentSchema")  # fmt: skip
+_MAP = ("properties", "patternProperties", "dependentSchemas")
+_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+# Annotations of OpenAPI that JSON Schema has no use for.
+_DROPPED = frozenset({"xml", "externalDocs", "discriminator", "nullable", "$schema", "$id"})
+# Keyword spellings real documents use by mistake (OpenAI's `min_items`), and the keyword.
+_TYPOS = {
+    "min_items": "minItems",
+    "max_items": "maxItems",
+    "min_length": "minLength",
+    "max_length": "maxLength",
+    "unique_items": "uniqueItems",
+    "min_properties": "minProperties",
+    "max_properties": "maxProperties",
+}
+_MAX_DEPTH = 96
+
+
+class SchemaError(Exception):
+    """A schema that cannot be translated (what and where)."""
+
+
+@dataclass
+class Translation:
+    """The translation of one direction of one tool: its ``$defs`` and what was cleaned."""
+
+    version: str  # "3.0" or "3.1"
+    direction: Direction
+    label: str  # the document, as diagnostics name it
+    root_uri: str
+    warnings: list[Diagnostic] = field(default_factory=list)
+    defs: dict[str, Any] = field(default_factory=dict)
+    _names: dict[str, str] = field(default_factory=dict)  # target URI -> def name
+
+    def finish(self, schema: Any) -> Any:
+        """``schema`` with the ``$defs`` its refs reach (a flattened body's own def is
+        left out), sorted so that the output is stable. A root that is only a ``$ref`` is
+        the schema it names, so hosts and the build see its type at the root."""
+        if isinstance(schema, dict) and set(schema) == {"$ref"}:
+            name = str(schema["$ref"]).removeprefix("#/$defs/")
+            if isinstance(self.defs.get(name), dict):
+                schema = dict(self.defs[name])
+        reached: set[str] = set()
+        pending = [schema]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, dict):
+                ref = node.get("$ref")
+                if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                    name = ref.removeprefix("#/$defs/")
+                    if name not in reached and name in self.defs:
+                        reached.add(name)
+                        pending.append(self.defs[name])
+                pending.extend(node.values())
+            elif isinstance(node, list):
+                pending.extend(node)
+        if not reached or not isinstance(schema, dict):
+            return schema
+        return {**schema, "$defs": {name: self.defs[name] for name in sorted(reached)}}
+
+    def schema(self, node: Any, scope: Scope, pointer: str, depth: int = 0) -> Any:
+        if depth > _MAX_DEPTH:
+            raise SchemaError(f"{self.label}#{pointer}: nested more than {_MAX_DEPTH} deep")
+        if isinstance(node, bool):
+            return node
+        if not isinstance(node, dict):
+            raise SchemaError(f"{self.label}#{pointer}: a schema must be an object")
+        if isinstance(node.get("$ref"), str):
+            reference = self._reference(node["$ref"], scope)
+            if self.version == "3.0":  # 3.0: siblings of $ref are ignored by definition
+                return reference
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            if not rest:
+                return reference
+            return {**reference, **self._object(rest, scope, pointer, depth)}
+        return self._object(node, scope, pointer, depth)
+
+    def _object(self, node: dict[str, Any], scope: Scope, pointer: str, depth: int) -> Any:
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            at = pointer_join(pointer, key)
+            if key in _TYPOS:
+                self._clean(
+                    scope, at, f"{key!r} is not a JSON Schema keyword; read as {_TYPOS[key]!r}"
+                )
+                key = _TYPOS[key]
+            if key.startswith("x-") or key in _DROPPED:
+                continue
+            if key in ("$recursiveAnchor", "$recursiveRef", "$dynamicAnchor"):
+                self._clean(
+                    scope, at, f"{key} (2019-09 recursion) is dropped: the schema accepts more"
+                )
+                continue
+            if key in ("$defs", "definitions"):
+                continue  # what refs reach of them becomes the tool's own $defs
+            if key == "example":
+                out.setdefault("examples", [value])
+            elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
+                bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+                if value and bound in node:
+                    out[key] = node[bound]
+            elif key in ("minimum", "maximum") and node.get(f"exclusive{key.title()}") is True:
+                continue  # moved into exclusiveMinimum/exclusiveMaximum above
+            elif key == "required" and isinstance(value, list):
+                unique = list(dict.fromkeys(value))
+                if len(unique) != len(value):
+                    self._clean(scope, at, "duplicate names in required are listed once")
+                out[key] = unique
+            elif key in _ONE or (key == "items" and isinstance(value, dict | bool)):
+                out[key] = self.schema(value, scope, at, depth + 1)
+            elif key == "items" and isinstance(value, list):  # draft 4 tuples
+                out["prefixItems"] = [
+                    self.schema(v, scope, pointer_join(at, i), depth + 1)
+                    for i, v in enumerate(value)
+                ]
+            elif key in _MAP and isinstance(value, dict):
+                out[key] = {
+                    name: self.schema(sub, scope, pointer_join(at, name), depth + 1)
+                    for name, sub in value.items()
+                }
+            elif key in _LIST and isinstance(value, list):
+                out[key] = [
+                    self.schema(v, scope, pointer_join(at, i), depth + 1)
+                    for i, v in enumerate(value)
+                ]
+            else:
+                out[key] = value
+        self._leave_out_one_way_properties(node, out, scope)
+        self._pin_discriminator(node, out, scope)
+        if self.version == "3.0" and node.get("nullable") is True:
+            return _nullable(out)
+        return out
+
+    def _reference(self, ref: str, scope: Scope) -> dict[str, Any]:
+        uri = scope.target(ref)
+        if uri not in self._names:
+            target, inner = scope.resolve(ref)
+            name = self._new_name(uri)
+            self._names[uri] = name
+            self.defs[name] = {}  # reserved: a recursive ref ends here
+            fragment = unquote(urldefrag(uri)[1])
+            self.defs[name] = self.schema(target, inner, fragment)
+        return {"$ref": f"#/$defs/{self._names[uri]}"}
+
+    def _new_name(self, uri: str) -> str:
+        fragment = unquote(urldefrag(uri)[1])
+        last = fragment.rsplit("/", 1)[-1] or urldefrag(uri)[0].rsplit("/", 1)[-1]
+        base = re.sub(r"[^A-Za-z0-9_.-]", "_", last) or "schema"
+        taken = set(self._names.values())
+        name, counter = base, 2
+        while name in taken:
+            name, counter = f"{base}_{counter}", counter + 1
+        return name
+
+    def _flag(self, schema: Any, scope: Scope, keyword: str) -> bool:
+        """Whether ``schema`` (behind its refs) carries ``keyword: true``."""
+        try:
+            target, _ = scope.deref(schema)
+        except ReferenceError_:
+            return False
+        return isinstance(target, dict) and target.get(keyword) is True
+
+    def _leave_out_one_way_properties(
+        self, node: dict[str, Any], out: dict[str, Any], scope: Scope
+    ) -> None:
+        properties = node.get("properties")
+        if not isinstance(properties, dict):
+            return
+        keyword = "readOnly" if self.direction == "input" else "writeOnly"
+        gone = {name for name, sub in properties.items() if self._flag(sub, scope, keyword)}
+        if not gone:
+            return
+        out["properties"] = {k: v for k, v in out["properties"].items() if k not in gone}
+        if isinstance(out.get("required"), list):
+            out["required"] = [name for name in out["required"] if name not in gone]
+            if not out["required"]:
+                del out["required"]
+
+    def _pin_discriminator(self, node: dict[str, Any], out: dict[str, Any], scope: Scope) -> None:
+        discriminator = node.get("discriminator")
+        if not isinstance(discriminator, dict):
+            return
+        prop = discriminator.get("propertyName")
+        if not isinstance(prop, str):
+            return
+        mapping = discriminator.get("mapping", {})
+        by_target: dict[str, list[str]] = {}
+        for value, target in mapping.items() if isinstance(mapping, dict) else ():
+            ref = (
+                target
+                if "#" in str(target) or "/" in str(target)
+                else f"#/components/schemas/{target}"
+            )
+            by_target.setdefault(scope.target(ref), []).append(str(value))
+        for key in ("oneOf", "anyOf"):
+            branches = node.get(key)
+            if not isinstance(branches, list):
+                continue
+            for index, branch in enumerate(branches):
+                if not (isinstance(branch, dict) and isinstance(branch.get("$ref"), str)):
+                    continue
+                uri = scope.target(branch["$ref"])
+                values = by_target.get(uri) or [unquote(urldefrag(uri)[1]).rsplit("/", 1)[-1]]
+                pin = {"const": values[0]} if len(values) == 1 else {"enum": values}
+                out[key][index] = {**out[key][index], "properties": {prop: pin}}
+
+    def _clean(self, scope: Scope, pointer: str, message: str) -> None:
+        # A schema of another file is named by that file's name.
+        file = self.label if scope.base == self.root_uri else scope.base.rsplit("/", 1)[-1]
+        self.warnings.append(warning(file, pointer, message))
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        schema = {**schema, "type": [kind, "null"]}
+    elif isinstance(kind, list):
+        schema = {**schema, "type": [*kind, *([] if "null" in kind else ["null"])]}
+    else:
+        return {"anyOf": [schema, {"type": "null"}]}
+    if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+        schema["enum"] = [*schema["enum"], None]
+    return schema
