@@ -14,7 +14,7 @@ MAX_NAME = 64
 
 
 def raw_name(operation_id: str | None, method: str, path: str) -> str:
-    text = operation_id or f"{method.lower()}_{path.replace('{', '').replace('}', '')}"
+    text = operation_id or f"{method.lower()} {path}"  # runs of other characters: one _
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_.-")
     return name or f"{method.lower()}_root"
 

@@ -1,0 +1,139 @@
+"""`mcp-codegen import openapi` as a user runs it: tool files written where the project's
+globs find them, a curation file kept across re-imports of a changed document, files of
+the user's never touched, stale imported files removed, `breaking` telling what changed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.support.projects import run_cli, write_project
+
+DOCUMENTS = Path(__file__).parent / "documents"
+
+
+def _project(tmp_path: Path) -> Path:
+    root = write_project(
+        tmp_path / "project", {"mine.json": {"name": "mine", "inputSchema": {"type": "object"}}}
+    )
+    shutil.copy(DOCUMENTS / "petstore-expanded.yaml", root / "petstore.yaml")
+    return root
+
+
+def _read(root: Path, name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((root / "tools" / f"{name}.json").read_text(encoding="utf-8"))
+    return data
+
+
+CURATION = """\
+operations:
+  findPets:
+    name: list_pets
+    description: The pets of the store, at most twenty.
+    fixed: {limit: 20}
+  deletePet:
+    skip: true
+"""
+
+
+def test_curation_is_kept_when_a_changed_document_is_imported_again(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "openapi-curation.yaml").write_text(CURATION, encoding="utf-8")
+    code, _, err = run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))
+    assert code == 0, err
+    assert "imported 3 of 4 operations" in err
+    names = sorted(p.stem for p in (root / "tools").glob("*.json"))
+    assert names == ["addPet", "find_pet_by_id", "list_pets", "mine"]
+    listed = _read(root, "list_pets")
+    assert listed["description"] == "The pets of the store, at most twenty."
+    assert set(listed["inputSchema"]["properties"]) == {"tags"}  # limit is fixed, hidden
+    assert listed["x-mcp-codegen-http"]["fixed"] == [{"in": "query", "name": "limit", "value": 20}]
+
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    subprocess.run(
+        [
+            "git",
+            "-C",
+            str(root),
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "one",
+        ],
+        check=True,
+    )
+
+    # The API changes: findPets gains a required query parameter, addPet goes away.
+    document = yaml.safe_load((root / "petstore.yaml").read_text(encoding="utf-8"))
+    document["paths"]["/pets"]["get"]["parameters"].append(
+        {"name": "owner", "in": "query", "required": True, "schema": {"type": "string"}}
+    )
+    del document["paths"]["/pets"]["post"]
+    (root / "petstore.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    code, _, err = run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))
+    assert code == 0, err
+    assert "removed" in err and "addPet.json" in err
+    names = sorted(p.stem for p in (root / "tools").glob("*.json"))
+    assert names == ["find_pet_by_id", "list_pets", "mine"]
+    listed = _read(root, "list_pets")
+    assert listed["description"] == "The pets of the store, at most twenty."
+    assert set(listed["inputSchema"]["properties"]) == {"tags", "owner"}
+    assert listed["inputSchema"]["required"] == ["owner"]
+    assert (root / "openapi-curation.yaml").read_text(encoding="utf-8") == CURATION
+
+    code, out, _ = run_cli("breaking", "--against", "HEAD", str(root))
+    assert code == 1
+    assert "tools/addPet.json" in out and "removed" in out
+    assert "tools/list_pets.json#/inputSchema/required" in out
+
+
+def test_a_file_of_the_users_is_never_replaced(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    mine = {"name": "deletePet", "inputSchema": {"type": "object"}}
+    (root / "tools" / "deletePet.json").write_text(json.dumps(mine), encoding="utf-8")
+    code, _, err = run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))
+    assert code == 0, err
+    assert json.loads((root / "tools" / "deletePet.json").read_text(encoding="utf-8")) == mine
+    assert _read(root, "deletePet_2")["x-mcp-codegen-http"]["method"] == "DELETE"
+
+
+def test_a_bad_curation_file_stops_with_its_pointer(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "openapi-curation.yaml").write_text(
+        "operations:\n  findPets: {rename: x}\n", encoding="utf-8"
+    )
+    code, _, err = run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))
+    assert code == 2
+    assert "openapi-curation.yaml#/operations/findPets: error: unknown rename" in err
+    assert not (root / "tools" / "addPet.json").exists()
+
+
+def test_swagger_2_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    code, _, err = run_cli(
+        "import", "openapi", str(DOCUMENTS / "swagger2-petstore.json"), "--dir", str(root)
+    )
+    assert code == 2
+    assert "#/swagger: error: Swagger 2.0 (OpenAPI 2.0) is not imported" in err
+    assert sorted(p.name for p in (root / "tools").iterdir()) == ["mine.json"]
+
+
+def test_help_answers() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "mcp_schemagen.cli", "import", "openapi", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for option in ("--tags", "--paths", "--operations", "--curation", "Swagger 2.0", "64"):
+        assert option in shown
