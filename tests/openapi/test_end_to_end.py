@@ -1,0 +1,275 @@
+"""End to end with real parts: a real HTTP API (Starlette under uvicorn on 127.0.0.1)
+serves its own /openapi.json; the test fetches it, imports it, builds the project, checks
+the generated package with `mypy --strict`, serves it over stdio and calls every tool
+through the official MCP Python SDK client. The API records each request: it must receive
+exactly the method, path, query, headers and body the tool call implies, and the
+credential from the environment, nothing from the MCP side."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from tests.support.http_server import free_port
+from tests.support.projects import mypy_strict, run_cli, write_project
+
+mcp = pytest.importorskip("mcp")
+from mcp import Client  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+ITEM_ID = {"name": "item_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+ITEM = {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}
+DOCUMENT: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Shop", "version": "1"},
+    "servers": [{"url": "https://shop.invalid"}],  # the test points SHOP_BASE_URL at the app
+    "security": [{"key": []}],
+    "components": {
+        "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
+        "schemas": {
+            "Item": {
+                "type": "object",
+                "required": ["id", "name"],
+                "properties": {
+                    "id": {"type": "integer", "readOnly": True},
+                    "name": {"type": "string"},
+                    "price": {"type": "number"},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                },
+            }
+        },
+    },
+    "paths": {
+        "/items/{item_id}": {
+            "get": {
+                "operationId": "getItem",
+                "summary": "One item",
+                "parameters": [
+                    ITEM_ID,
+                    {
+                        "name": "fields",
+                        "in": "query",
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    },
+                    {"name": "X-Trace", "in": "header", "schema": {"type": "string"}},
+                    {"name": "session", "in": "cookie", "schema": {"type": "string"}},
+                ],
+                "responses": {"200": {"description": "the item", "content": ITEM}},
+            },
+            "put": {
+                "operationId": "putItem",
+                "parameters": [ITEM_ID],
+                "requestBody": {"required": True, "content": ITEM},
+                "responses": {"200": {"description": "the item", "content": ITEM}},
+            },
+            "delete": {
+                "operationId": "deleteItem",
+                "parameters": [ITEM_ID],
+                "responses": {"204": {"description": "gone"}},
+            },
+        },
+        "/search": {
+            "post": {
+                "operationId": "search",
+                "requestBody": {
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "q": {"type": "string"},
+                                    "limit": {"type": "integer"},
+                                },
+                                "required": ["q"],
+                            }
+                        }
+                    }
+                },
+                "responses": {"200": {"description": "hits", "content": {"text/plain": {}}}},
+            }
+        },
+        "/broken": {
+            "get": {
+                "operationId": "broken",
+                "responses": {
+                    "200": {
+                        "description": "",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    }
+                },
+            }
+        },
+    },
+}
+# Headers every request carries whatever the tool (set by httpx); the rest must be the tool's.
+TRANSPORT_HEADERS = {
+    "host",
+    "accept",
+    "accept-encoding",
+    "connection",
+    "user-agent",
+    "content-length",
+}
+
+
+class Api:
+    """The upstream API: its document, and every request it received."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+
+    async def document(self, request: Request) -> Response:
+        return JSONResponse(DOCUMENT)
+
+    async def anything(self, request: Request) -> Response:
+        body = await request.body()
+        self.requests.append(
+            {
+                "method": request.method,
+                "path": request.url.path,
+                "query": list(request.query_params.multi_items()),
+                "headers": {k: v for k, v in request.headers.items() if k not in TRANSPORT_HEADERS},
+                "body": body.decode(),
+            }
+        )
+        if request.url.path == "/broken":
+            return PlainTextResponse("upstream down for maintenance", status_code=503)
+        if request.url.path == "/search":
+            return PlainTextResponse("found 2 lamps")
+        if request.method == "DELETE":
+            return Response(status_code=204)
+        if request.method == "PUT":
+            return JSONResponse({"id": 7, **json.loads(body)})
+        return JSONResponse({"id": 7, "name": "lamp", "price": 9.5})
+
+
+@pytest.fixture
+def api() -> Iterator[tuple[Api, str]]:
+    shop = Api()
+    app = Starlette(
+        routes=[
+            Route("/openapi.json", shop.document),
+            Route("/{rest:path}", shop.anything, methods=["GET", "PUT", "POST", "DELETE"]),
+        ]
+    )
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the API did not start"
+        time.sleep(0.02)
+    try:
+        yield shop, f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def text_of(result: Any) -> str:
+    return "".join(block.text for block in result.content if block.type == "text")
+
+
+async def calls(root: Path, base_url: str) -> dict[str, Any]:
+    environment = {**os.environ, "SHOP_BASE_URL": base_url, "SHOP_KEY": "s3cret"}
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "server"], cwd=str(root), env=environment
+    )
+    results: dict[str, Any] = {}
+    with (root / "stderr.txt").open("w") as err:
+        async with Client(
+            stdio_client(params, errlog=err), mode="legacy", read_timeout_seconds=20
+        ) as client:
+            listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+            assert sorted(listed) == ["broken", "deleteItem", "getItem", "putItem", "search"]
+            assert listed["getItem"].annotations is not None
+            assert listed["getItem"].annotations.read_only_hint is True
+            assert listed["deleteItem"].annotations is not None
+            assert listed["deleteItem"].annotations.destructive_hint is True
+            results["get"] = await client.call_tool(
+                "getItem",
+                {"item_id": 7, "fields": ["name", "price"], "X-Trace": "t-1", "session": "s-9"},
+            )
+            results["put"] = await client.call_tool(
+                "putItem", {"item_id": 7, "name": "desk", "price": 20, "tags": ["oak"]}
+            )
+            results["delete"] = await client.call_tool("deleteItem", {"item_id": 7})
+            results["search"] = await client.call_tool("search", {"q": "lamp", "limit": 2})
+            results["broken"] = await client.call_tool("broken", {})
+    return results
+
+
+def test_an_imported_api_is_called_exactly_through_the_sdk_client(
+    tmp_path: Path, api: tuple[Api, str]
+) -> None:
+    shop, base_url = api
+    spec = tmp_path / "openapi.json"
+    spec.write_bytes(httpx2.get(f"{base_url}/openapi.json").content)
+    root = write_project(tmp_path / "project", {}, revisions=("2025-11-25",))
+    code, _, err = run_cli("import", "openapi", str(spec), "--dir", str(root))
+    assert code == 0, err
+    assert "imported 5 of 5 operations" in err
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    handlers = (root / "server" / "handlers.py").read_text(encoding="utf-8")
+    assert "return await _upstream.getItem(" in handlers
+    checked = mypy_strict(root, "server")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+    async def bounded() -> dict[str, Any]:
+        with anyio.fail_after(60):
+            return await calls(root, base_url)
+
+    results = anyio.run(bounded)
+    key = {"x-key": "s3cret"}
+    get, put, delete, search, failing = shop.requests
+    assert get == {
+        "method": "GET",
+        "path": "/items/7",
+        "query": [("fields", "name"), ("fields", "price")],
+        "headers": {**key, "x-trace": "t-1", "cookie": "session=s-9"},
+        "body": "",
+    }
+    assert results["get"].structured_content == {"id": 7, "name": "lamp", "price": 9.5}
+    assert put["method"] == "PUT" and put["path"] == "/items/7" and put["query"] == []
+    assert put["headers"] == {**key, "content-type": "application/json"}
+    assert json.loads(put["body"]) == {"name": "desk", "price": 20, "tags": ["oak"]}
+    assert results["put"].structured_content == {
+        "id": 7,
+        "name": "desk",
+        "price": 20,
+        "tags": ["oak"],
+    }
+    assert delete == {
+        "method": "DELETE",
+        "path": "/items/7",
+        "query": [],
+        "headers": key,
+        "body": "",
+    }
+    assert not results["delete"].is_error and text_of(results["delete"]) == "HTTP 204"
+    assert search["headers"] == {**key, "content-type": "application/x-www-form-urlencoded"}
+    assert search["body"] == "q=lamp&limit=2"
+    assert text_of(results["search"]) == "found 2 lamps"
+    assert failing["path"] == "/broken" and failing["headers"] == key
+    assert results["broken"].is_error
+    assert text_of(results["broken"]) == (
+        "GET /broken: HTTP 503 Service Unavailable: upstream down for maintenance"
+    )
+    assert "s3cret" not in (root / "stderr.txt").read_text(encoding="utf-8")
