@@ -40,7 +40,14 @@ DOCUMENT: dict[str, Any] = {
     "servers": [{"url": "https://shop.invalid"}],  # the test points SHOP_BASE_URL at the app
     "security": [{"key": []}],
     "components": {
-        "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
+        "securitySchemes": {
+            "key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+            # tokenUrl: set to the app's own /token when the document is served
+            "robot": {
+                "type": "oauth2",
+                "flows": {"clientCredentials": {"tokenUrl": "", "scopes": {"read": ""}}},
+            },
+        },
         "schemas": {
             "Item": {
                 "type": "object",
@@ -103,6 +110,18 @@ DOCUMENT: dict[str, Any] = {
                 "responses": {"200": {"description": "hits", "content": {"text/plain": {}}}},
             }
         },
+        "/me": {
+            "get": {
+                "operationId": "whoami",
+                "security": [{"robot": ["read"]}],
+                "responses": {
+                    "200": {
+                        "description": "",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    }
+                },
+            }
+        },
         "/broken": {
             "get": {
                 "operationId": "broken",
@@ -134,7 +153,10 @@ class Api:
         self.requests: list[dict[str, Any]] = []
 
     async def document(self, request: Request) -> Response:
-        return JSONResponse(DOCUMENT)
+        served = json.loads(json.dumps(DOCUMENT))
+        flows = served["components"]["securitySchemes"]["robot"]["flows"]
+        flows["clientCredentials"]["tokenUrl"] = f"{request.base_url}token"
+        return JSONResponse(served)
 
     async def anything(self, request: Request) -> Response:
         body = await request.body()
@@ -147,6 +169,12 @@ class Api:
                 "body": body.decode(),
             }
         )
+        if request.url.path == "/token":
+            return JSONResponse(
+                {"access_token": "tok-1", "token_type": "bearer", "expires_in": 3600}
+            )
+        if request.url.path == "/me":
+            return JSONResponse({"user": "robot"})
         if request.url.path == "/broken":
             return PlainTextResponse("upstream down for maintenance", status_code=503)
         if request.url.path == "/search":
@@ -187,7 +215,13 @@ def text_of(result: Any) -> str:
 
 
 async def calls(root: Path, base_url: str) -> dict[str, Any]:
-    environment = {**os.environ, "SHOP_BASE_URL": base_url, "SHOP_KEY": "s3cret"}
+    environment = {
+        **os.environ,
+        "SHOP_BASE_URL": base_url,
+        "SHOP_KEY": "s3cret",
+        "SHOP_ROBOT_CLIENT_ID": "robot",
+        "SHOP_ROBOT_CLIENT_SECRET": "hush",
+    }
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "server"], cwd=str(root), env=environment
     )
@@ -197,7 +231,14 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
             stdio_client(params, errlog=err), mode="legacy", read_timeout_seconds=20
         ) as client:
             listed = {tool.name: tool for tool in (await client.list_tools()).tools}
-            assert sorted(listed) == ["broken", "deleteItem", "getItem", "putItem", "search"]
+            assert sorted(listed) == [
+                "broken",
+                "deleteItem",
+                "getItem",
+                "putItem",
+                "search",
+                "whoami",
+            ]
             assert listed["getItem"].annotations is not None
             assert listed["getItem"].annotations.read_only_hint is True
             assert listed["deleteItem"].annotations is not None
@@ -212,6 +253,7 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
             results["delete"] = await client.call_tool("deleteItem", {"item_id": 7})
             results["search"] = await client.call_tool("search", {"q": "lamp", "limit": 2})
             results["broken"] = await client.call_tool("broken", {})
+            results["me"] = [await client.call_tool("whoami", {}) for _ in range(2)]
     return results
 
 
@@ -224,7 +266,7 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
     root = write_project(tmp_path / "project", {}, revisions=("2025-11-25",))
     code, _, err = run_cli("import", "openapi", str(spec), "--dir", str(root))
     assert code == 0, err
-    assert "imported 5 of 5 operations" in err
+    assert "imported 6 of 6 operations" in err
     code, _, err = run_cli("build", str(root))
     assert code == 0, err
     handlers = (root / "server" / "handlers.py").read_text(encoding="utf-8")
@@ -238,7 +280,7 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
 
     results = anyio.run(bounded)
     key = {"x-key": "s3cret"}
-    get, put, delete, search, failing = shop.requests
+    get, put, delete, search, failing, token, me, again = shop.requests
     assert get == {
         "method": "GET",
         "path": "/items/7",
@@ -272,4 +314,10 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
     assert text_of(results["broken"]) == (
         "GET /broken: HTTP 503 Service Unavailable: upstream down for maintenance"
     )
+    # OAuth 2 client credentials: one token request (basic auth, the scope), then reused.
+    assert token["method"] == "POST" and token["path"] == "/token"
+    assert token["headers"]["authorization"] == "Basic cm9ib3Q6aHVzaA=="  # robot:hush
+    assert token["body"] == "grant_type=client_credentials&scope=read"
+    assert me["headers"] == again["headers"] == {"authorization": "Bearer tok-1"}
+    assert [r.structured_content for r in results["me"]] == [{"user": "robot"}] * 2
     assert "s3cret" not in (root / "stderr.txt").read_text(encoding="utf-8")
