@@ -137,3 +137,42 @@ def test_help_answers() -> None:
     ).stdout
     for option in ("--tags", "--paths", "--operations", "--curation", "Swagger 2.0", "64"):
         assert option in shown
+
+
+def test_a_handler_body_the_user_wrote_survives_a_re_import(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "tools" / "mine.json").unlink()
+    assert run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))[0] == 0
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    handlers = root / "server" / "handlers.py"
+    text = handlers.read_text(encoding="utf-8")
+    stub = "    return await _upstream.deletePet(id=id)\n"
+    assert stub in text
+    wrapped = "    result = await _upstream.deletePet(id=id)\n    return result  # audited\n"
+    handlers.write_text(text.replace(stub, wrapped), encoding="utf-8")
+
+    document = yaml.safe_load((root / "petstore.yaml").read_text(encoding="utf-8"))
+    document["paths"]["/pets/{id}"]["delete"]["parameters"].append(
+        {"name": "reason", "in": "query", "schema": {"type": "string"}}
+    )
+    (root / "petstore.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    assert run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))[0] == 0
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    text = handlers.read_text(encoding="utf-8")
+    assert wrapped in text  # the body as the user left it
+    assert "async def deletePet(*, id: int, reason: str | None = None)" in text  # signature updated
+    upstream = (root / "server" / "_upstream.py").read_text(encoding="utf-8")
+    assert '"reason": reason' in upstream
+
+
+def test_the_http_identity_is_never_published(tmp_path: Path) -> None:
+    from mcp_schemagen.runtime.protocol import REVISIONS
+
+    root = _project(tmp_path)
+    assert run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))[0] == 0
+    definition = _read(root, "addPet")
+    for revision in REVISIONS:
+        published, _ = revision.publish_tool(definition)
+        assert "x-mcp-codegen-http" not in published and "inputSchema" in published
