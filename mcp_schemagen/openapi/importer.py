@@ -57,6 +57,21 @@ def _imported_by(path: Path) -> dict[str, Any] | None:
     return http if isinstance(http, dict) else None
 
 
+def invalid_schema(definition: dict[str, Any]) -> str | None:
+    """Why a translated schema is not valid JSON Schema 2020-12 (the document's own schema
+    was not: `properties: []`, `type: 5`), or None; the build would refuse the tool."""
+    import jsonschema  # the meta-schema check; loaded only when an import runs
+
+    for key in ("inputSchema", "outputSchema"):
+        if key in definition:
+            try:
+                jsonschema.Draft202012Validator.check_schema(definition[key])
+            except jsonschema.SchemaError as exc:
+                where = "/".join(str(p) for p in exc.absolute_path)
+                return f"its {key} would not be valid JSON Schema at /{where}: {exc.message}"
+    return None
+
+
 def _skip(label: str, op: Operation, pointer: str, reason: str) -> Diagnostic:
     named = f" ({op.operation_id})" if op.operation_id else ""
     return warning(label, pointer, f"{op.method} {op.path}{named} is not imported: {reason}")
@@ -83,7 +98,8 @@ def plan_import(
         if has_errors(problems):
             raise BuildError(problems)
     info = document.contents.get("info")
-    name = api or api_name(info.get("title") if isinstance(info, dict) else None, spec.stem)
+    title = info.get("title") if isinstance(info, dict) else None
+    name = api_name(api, spec.stem) if api else api_name(title, spec.stem)
     plan = ImportPlan(name)
     chosen = curation.selection.merged(selection)
     existing = sorted(out_dir.glob("*.json")) if out_dir.is_dir() else []
@@ -119,6 +135,14 @@ def plan_import(
             continue
         except RecursionError:
             plan.skipped.append(_skip(label, op, op.pointer, "its schemas nest too deeply"))
+            continue
+        except Exception as exc:  # one odd operation never stops the others
+            reason = f"it could not be read ({type(exc).__name__}: {exc}); please report this"
+            plan.skipped.append(_skip(label, op, op.pointer, reason))
+            continue
+        invalid = invalid_schema(tool.definition)
+        if invalid is not None:
+            plan.skipped.append(_skip(label, op, op.pointer, invalid))
             continue
         plan.tools.append(tool)
         plan.warnings.extend(tool.warnings)

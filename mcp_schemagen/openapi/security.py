@@ -61,7 +61,8 @@ def operation_security(
                 warnings.append(warning(label, at, f"security scheme {name!r} is not defined"))
                 usable = False
                 break
-            credential = _credential(api, name, scheme, list(scopes or []))
+            wanted = [str(s) for s in scopes] if isinstance(scopes, list) else []
+            credential = _credential(api, name, scheme, wanted)
             if isinstance(credential, str):
                 warnings.append(
                     warning(

@@ -412,3 +412,56 @@ def test_real_documents_import_every_operation(tmp_path: Path) -> None:
         "petstore.yaml": (3, 3, 0),
         "uspto.yaml": (3, 3, 0),
     }
+
+
+BROKEN_OPERATIONS: list[dict[str, Any]] = [
+    {"get": {"operationId": "a", "parameters": "x", "responses": {}}},
+    {"get": {"operationId": "b", "parameters": [5], "responses": {}}},
+    {"get": {"operationId": "c", "responses": []}},
+    {"post": {"operationId": "d", "requestBody": 5, "responses": {}}},
+    {"get": {"operationId": "e", "responses": json_response({"type": "object", "properties": []})}},
+    {"get": {"operationId": "f", "responses": json_response(5)}},
+    {"get": {"operationId": "g", "responses": json_response({"$ref": "#/nope"})}},
+    {
+        "get": {
+            "operationId": "h",
+            "security": "x",
+            "servers": [{"url": 5, "variables": []}],
+            "responses": {},
+        }
+    },
+    {"get": {"operationId": "i", "responses": json_response({"type": 5})}},
+    {
+        "get": {
+            "operationId": "j",
+            "responses": json_response(
+                {"oneOf": "x", "discriminator": {"propertyName": "t", "mapping": {"a": 5}}}
+            ),
+        }
+    },
+    {
+        "post": {
+            "operationId": "k",
+            "requestBody": {"content": {"application/json": 5}},
+            "responses": {},
+        }
+    },
+]
+
+
+def test_a_broken_operation_never_stops_the_others(tmp_path: Path) -> None:
+    paths = {f"/p{i}": item for i, item in enumerate(BROKEN_OPERATIONS)} | {"/fine": get("fine")}
+    plan = imported(tmp_path, document(paths))
+    assert "fine" in tools(plan)
+    # Every operation is either imported with schemas valid for the build, or skipped
+    # with a message naming it: never an exception out of the import.
+    said = {d.message.split(" is not imported")[0] for d in plan.skipped}
+    for index, item in enumerate(BROKEN_OPERATIONS):
+        ((method, operation),) = item.items()
+        named = f"{method.upper()} /p{index} ({operation['operationId']})"
+        assert (operation["operationId"] in tools(plan)) != (named in said), named
+    for definition in tools(plan).values():
+        for key in ("inputSchema", "outputSchema"):
+            if key in definition:
+                jsonschema.Draft202012Validator.check_schema(definition[key])
+    assert {"e", "f", "g", "i"} <= {name.split("(")[1].rstrip(")") for name in said}
