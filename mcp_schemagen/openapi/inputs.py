@@ -133,7 +133,11 @@ def _media_type(content: dict[str, Any], at: str) -> str:
             "write this tool by hand (its handler can post multipart with httpx) or leave it "
             "out with the curation file's `skip: true`",
         )
-    raise Unsupported(at, f"the request body is {kinds}: only JSON and form bodies are imported")
+    raise Unsupported(
+        at,
+        f"the request body is {kinds}: only JSON and form bodies are imported; write this "
+        "tool by hand (its handler can send any body with httpx) or `skip: true` it",
+    )
 
 
 def _add_body(

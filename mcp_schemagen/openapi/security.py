@@ -64,12 +64,13 @@ def operation_security(
             wanted = [str(s) for s in scopes] if isinstance(scopes, list) else []
             credential = _credential(api, name, scheme, wanted)
             if isinstance(credential, str):
+                # The same words for every operation: the import says them once.
                 warnings.append(
                     warning(
                         label,
                         at,
-                        f"{credential}; {op.key} is imported without this "
-                        "alternative (supply the credential in its handler instead)",
+                        f"{credential}; the operations that accept {name!r} are imported "
+                        "without it (supply such a credential in their handlers)",
                     )
                 )
                 usable = False

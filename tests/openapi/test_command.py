@@ -176,3 +176,23 @@ def test_the_http_identity_is_never_published(tmp_path: Path) -> None:
     for revision in REVISIONS:
         published, _ = revision.publish_tool(definition)
         assert "x-mcp-codegen-http" not in published and "inputSchema" in published
+
+
+def test_real_documents_import_build_and_type_check_in_one_project(tmp_path: Path) -> None:
+    from tests.support.projects import mypy_strict
+
+    root = write_project(tmp_path / "project", {}, revisions=("2025-06-18", "2026-07-28"))
+    imported = {}
+    for name in ("petstore-expanded.yaml", "uspto.yaml", "swagger-petstore-3.yaml"):
+        code, _, err = run_cli("import", "openapi", str(DOCUMENTS / name), "--dir", str(root))
+        assert code == 0, err
+        imported[name] = next(line for line in err.splitlines() if " operations of " in line)
+    assert "imported 4 of 4 operations" in imported["petstore-expanded.yaml"]
+    assert "imported 3 of 3 operations" in imported["uspto.yaml"]
+    assert "imported 18 of 19 operations" in imported["swagger-petstore-3.yaml"]
+    # Both petstores have addPet: the second import's is made unique.
+    assert _read(root, "addPet_2")["x-mcp-codegen-http"]["api"] == "swagger_petstore_openapi_3_0"
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    checked = mypy_strict(root, "server")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
