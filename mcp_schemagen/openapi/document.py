@@ -29,7 +29,7 @@ class DocumentError(Exception):
         self.message = message
 
 
-class ReferenceError_(Exception):
+class UnresolvableRef(Exception):
     """A ``$ref`` that cannot be followed (network, missing file or target)."""
 
 
@@ -48,7 +48,7 @@ def read_data(path: Path) -> Any:
 def _retrieve(uri: str) -> referencing.Resource[Any]:
     parts = urlsplit(uri)
     if parts.scheme != "file":
-        raise ReferenceError_(
+        raise UnresolvableRef(
             f"{uri} is not a local file: network references are not fetched; download the "
             "file beside the document and refer to it by a relative path"
         )
@@ -56,7 +56,7 @@ def _retrieve(uri: str) -> referencing.Resource[Any]:
     try:
         contents = read_data(file)
     except (OSError, yaml.YAMLError) as exc:
-        raise ReferenceError_(f"cannot read {file}: {exc}") from exc
+        raise UnresolvableRef(f"cannot read {file}: {exc}") from exc
     return referencing.Resource.opaque(contents)
 
 
@@ -77,11 +77,11 @@ class Scope:
             resolved = self.resolver.lookup(ref)
         except referencing.exceptions.Unresolvable as exc:
             cause = exc.__cause__
-            while cause is not None and not isinstance(cause, ReferenceError_):
+            while cause is not None and not isinstance(cause, UnresolvableRef):
                 cause = cause.__cause__
             if cause is not None:
-                raise ReferenceError_(str(cause)) from exc
-            raise ReferenceError_(f"$ref {ref!r} points at nothing") from exc
+                raise UnresolvableRef(str(cause)) from exc
+            raise UnresolvableRef(f"$ref {ref!r} points at nothing") from exc
         return resolved.contents, Scope(resolved.resolver, urldefrag(self.target(ref))[0])
 
     def deref(self, node: Any) -> tuple[Any, Scope]:
@@ -91,7 +91,7 @@ class Scope:
             if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
                 return node, scope
             node, scope = scope.resolve(node["$ref"])
-        raise ReferenceError_("more than 32 $refs in a chain (a loop?)")
+        raise UnresolvableRef("more than 32 $refs in a chain (a loop?)")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from mcp_schemagen.diagnostics import (
 )
 from mcp_schemagen.load.http_call import HTTP_KEY
 from mcp_schemagen.openapi.curation import Curation, Override, read_curation
-from mcp_schemagen.openapi.document import DocumentError, ReferenceError_, read_data, read_document
+from mcp_schemagen.openapi.document import DocumentError, UnresolvableRef, read_data, read_document
 from mcp_schemagen.openapi.inputs import Unsupported
 from mcp_schemagen.openapi.names import raw_name, unique
 from mcp_schemagen.openapi.operations import EVERYTHING, Operation, Selection, operations
@@ -130,7 +130,7 @@ def plan_import(
         except Unsupported as exc:
             plan.skipped.append(_skip(label, op, exc.pointer, exc.message))
             continue
-        except (ReferenceError_, SchemaError) as exc:
+        except (UnresolvableRef, SchemaError) as exc:
             plan.skipped.append(_skip(label, op, op.pointer, str(exc)))
             continue
         except RecursionError:

@@ -9,7 +9,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from mcp_schemagen.diagnostics import pointer_join
-from mcp_schemagen.openapi.document import Document, ReferenceError_
+from mcp_schemagen.openapi.document import Document, UnresolvableRef
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -48,7 +48,7 @@ def operations(document: Document) -> Iterator[Operation]:
         if isinstance(item.get("$ref"), str):  # a path item may be a reference
             try:
                 item, _ = document.scope.deref(item)
-            except ReferenceError_:  # its operations cannot be read: none to import
+            except UnresolvableRef:  # its operations cannot be read: none to import
                 continue
         for method in METHODS:
             operation = item.get(method)

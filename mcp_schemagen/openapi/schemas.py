@@ -18,7 +18,7 @@ from typing import Any, Literal
 from urllib.parse import unquote, urldefrag
 
 from mcp_schemagen.diagnostics import Diagnostic, pointer_join, warning
-from mcp_schemagen.openapi.document import ReferenceError_, Scope
+from mcp_schemagen.openapi.document import Scope, UnresolvableRef
 
 Direction = Literal["input", "output"]
 
@@ -182,7 +182,7 @@ class Translation:
         """Whether ``schema`` (behind its refs) carries ``keyword: true``."""
         try:
             target, _ = scope.deref(schema)
-        except ReferenceError_:
+        except UnresolvableRef:
             return False
         return isinstance(target, dict) and target.get(keyword) is True
 

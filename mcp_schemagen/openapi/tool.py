@@ -63,7 +63,7 @@ def _text(value: Any) -> str | None:
 def build_tool(
     document: Document, op: Operation, name: str, api: str, override: Override, source: str
 ) -> ImportedTool:
-    """Raises Unsupported, ReferenceError_ or SchemaError when the operation cannot be had."""
+    """Raises Unsupported, UnresolvableRef or SchemaError when the operation cannot be had."""
     scope = document.scope
     inputs_translation = Translation(document.version, "input", document.label, scope.base)
     inputs = build_inputs(op, scope, inputs_translation, override.fixed)
