@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcp_schemagen.check.schema_checks import check_schema
 from mcp_schemagen.diagnostics import (
     BuildError,
     Diagnostic,
@@ -25,7 +26,7 @@ from mcp_schemagen.openapi.document import DocumentError, UnresolvableRef, read_
 from mcp_schemagen.openapi.inputs import Unsupported
 from mcp_schemagen.openapi.names import raw_name, unique
 from mcp_schemagen.openapi.operations import EVERYTHING, Operation, Selection, operations
-from mcp_schemagen.openapi.schemas import SchemaError
+from mcp_schemagen.openapi.schemas import SchemaError, SharedDefs
 from mcp_schemagen.openapi.tool import ImportedTool, build_tool
 from mcp_schemagen.render.output import OutputFile
 
@@ -58,17 +59,14 @@ def _imported_by(path: Path) -> dict[str, Any] | None:
 
 
 def invalid_schema(definition: dict[str, Any]) -> str | None:
-    """Why a translated schema is not valid JSON Schema 2020-12 (the document's own schema
-    was not: `properties: []`, `type: 5`), or None; the build would refuse the tool."""
-    import jsonschema  # the meta-schema check; loaded only when an import runs
-
+    """Why a translated schema would not build (the document's own schema was not valid:
+    `properties: []`, `type: 5`), in the build's own words, or None."""
     for key in ("inputSchema", "outputSchema"):
         if key in definition:
-            try:
-                jsonschema.Draft202012Validator.check_schema(definition[key])
-            except jsonschema.SchemaError as exc:
-                where = "/".join(str(p) for p in exc.absolute_path)
-                return f"its {key} would not be valid JSON Schema at /{where}: {exc.message}"
+            problems = check_schema(definition[key], "", f"/{key}")
+            if problems:
+                first = problems[0]
+                return f"its {key} would not build: {first.pointer}: {first.message}"
     return None
 
 
@@ -106,6 +104,7 @@ def plan_import(
     ours = {p: h for p in existing if (h := _imported_by(p)) is not None and h.get("api") == name}
     taken = {p.stem.lower() for p in existing if p not in ours}
     used_overrides: set[str] = set()
+    shared = SharedDefs()  # each shared schema translated once per import
     for op in operations(document):
         plan.operation_count += 1
         if not chosen.chooses(op):
@@ -126,7 +125,7 @@ def plan_import(
                     "it has callbacks (the API calls back a URL of the caller's, which an MCP "
                     "server does not serve); write this tool by hand, or `skip: true` it",
                 )
-            tool = build_tool(document, op, tool_name, name, override, curation_label)
+            tool = build_tool(document, op, tool_name, name, override, curation_label, shared)
         except Unsupported as exc:
             plan.skipped.append(_skip(label, op, exc.pointer, exc.message))
             continue

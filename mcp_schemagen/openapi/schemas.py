@@ -47,16 +47,32 @@ class SchemaError(Exception):
 
 
 @dataclass
+class SharedDefs:
+    """The ``$defs`` of one import, shared by its tools: a schema many operations use is
+    translated once per direction and has one name in every tool file (each file holds
+    only the entries its schemas reach)."""
+
+    names: dict[str, str] = field(default_factory=dict)  # target URI -> def name
+    by_direction: dict[str, dict[str, Any]] = field(
+        default_factory=lambda: {"input": {}, "output": {}}
+    )
+
+
+@dataclass
 class Translation:
-    """The translation of one direction of one tool: its ``$defs`` and what was cleaned."""
+    """The translation of one direction of one tool, and what was cleaned on the way."""
 
     version: str  # "3.0" or "3.1"
     direction: Direction
     label: str  # the document, as diagnostics name it
     root_uri: str
+    shared: SharedDefs = field(default_factory=SharedDefs)
     warnings: list[Diagnostic] = field(default_factory=list)
-    defs: dict[str, Any] = field(default_factory=dict)
-    _names: dict[str, str] = field(default_factory=dict)  # target URI -> def name
+
+    @property
+    def defs(self) -> dict[str, Any]:
+        """Every def translated so far in this direction (name -> schema)."""
+        return self.shared.by_direction[self.direction]
 
     def finish(self, schema: Any) -> Any:
         """``schema`` with the ``$defs`` its refs reach (a flattened body's own def is
@@ -159,20 +175,26 @@ class Translation:
 
     def _reference(self, ref: str, scope: Scope) -> dict[str, Any]:
         uri = scope.target(ref)
-        if uri not in self._names:
+        names = self.shared.names
+        if uri not in names:
+            names[uri] = self._new_name(uri)
+        name = names[uri]
+        if name not in self.defs:
             target, inner = scope.resolve(ref)
-            name = self._new_name(uri)
-            self._names[uri] = name
             self.defs[name] = {}  # reserved: a recursive ref ends here
             fragment = unquote(urldefrag(uri)[1])
-            self.defs[name] = self.schema(target, inner, fragment)
-        return {"$ref": f"#/$defs/{self._names[uri]}"}
+            try:
+                self.defs[name] = self.schema(target, inner, fragment)
+            except BaseException:
+                del self.defs[name]  # never leave the reservation for another tool to read
+                raise
+        return {"$ref": f"#/$defs/{name}"}
 
     def _new_name(self, uri: str) -> str:
         fragment = unquote(urldefrag(uri)[1])
         last = fragment.rsplit("/", 1)[-1] or urldefrag(uri)[0].rsplit("/", 1)[-1]
         base = re.sub(r"[^A-Za-z0-9_.-]", "_", last) or "schema"
-        taken = set(self._names.values())
+        taken = set(self.shared.names.values())
         name, counter = base, 2
         while name in taken:
             name, counter = f"{base}_{counter}", counter + 1

@@ -13,7 +13,7 @@ from mcp_schemagen.openapi.document import Document
 from mcp_schemagen.openapi.inputs import build_inputs
 from mcp_schemagen.openapi.operations import Operation
 from mcp_schemagen.openapi.outputs import build_output
-from mcp_schemagen.openapi.schemas import Translation
+from mcp_schemagen.openapi.schemas import SharedDefs, Translation
 from mcp_schemagen.openapi.security import operation_security
 
 # What the method promises (RFC 9110): safe methods read, PUT and DELETE are idempotent,
@@ -61,13 +61,19 @@ def _text(value: Any) -> str | None:
 
 
 def build_tool(
-    document: Document, op: Operation, name: str, api: str, override: Override, source: str
+    document: Document,
+    op: Operation,
+    name: str,
+    api: str,
+    override: Override,
+    source: str,
+    shared: SharedDefs,
 ) -> ImportedTool:
     """Raises Unsupported, UnresolvableRef or SchemaError when the operation cannot be had."""
     scope = document.scope
-    inputs_translation = Translation(document.version, "input", document.label, scope.base)
+    inputs_translation = Translation(document.version, "input", document.label, scope.base, shared)
     inputs = build_inputs(op, scope, inputs_translation, override.fixed)
-    output_translation = Translation(document.version, "output", document.label, scope.base)
+    output_translation = Translation(document.version, "output", document.label, scope.base, shared)
     output, warnings = build_output(op, scope, output_translation, document.label)
     security, security_warnings = operation_security(api, document.contents, op, document.label)
     warnings = inputs_translation.warnings + output_translation.warnings + warnings
