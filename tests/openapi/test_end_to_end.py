@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from tests.support.http_server import free_port
+from tests.support.http_server import free_port, http_command, serving
 from tests.support.projects import mypy_strict, run_cli, write_project
 
 mcp = pytest.importorskip("mcp")
@@ -186,7 +186,7 @@ class Api:
         return JSONResponse({"id": 7, "name": "lamp", "price": 9.5})
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def api() -> Iterator[tuple[Api, str]]:
     shop = Api()
     app = Starlette(
@@ -257,22 +257,35 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
     return results
 
 
-def test_an_imported_api_is_called_exactly_through_the_sdk_client(
-    tmp_path: Path, api: tuple[Api, str]
-) -> None:
-    shop, base_url = api
-    spec = tmp_path / "openapi.json"
+@pytest.fixture(scope="module")
+def project(api: tuple[Api, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The API's own /openapi.json imported into a new project, built and type-checked."""
+    _, base_url = api
+    folder = tmp_path_factory.mktemp("imported")
+    spec = folder / "openapi.json"
     spec.write_bytes(httpx2.get(f"{base_url}/openapi.json").content)
-    root = write_project(tmp_path / "project", {}, revisions=("2025-11-25",))
+    root = write_project(folder / "project", {}, revisions=("2025-11-25",))
     code, _, err = run_cli("import", "openapi", str(spec), "--dir", str(root))
     assert code == 0, err
     assert "imported 6 of 6 operations" in err
     code, _, err = run_cli("build", str(root))
     assert code == 0, err
-    handlers = (root / "server" / "handlers.py").read_text(encoding="utf-8")
+    return root
+
+
+def test_the_generated_package_passes_mypy_strict(project: Path) -> None:
+    handlers = (project / "server" / "handlers.py").read_text(encoding="utf-8")
     assert "return await _upstream.getItem(" in handlers
-    checked = mypy_strict(root, "server")
+    checked = mypy_strict(project, "server")
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_an_imported_api_is_called_exactly_through_the_sdk_client(
+    project: Path, api: tuple[Api, str]
+) -> None:
+    shop, base_url = api
+    root = project
+    shop.requests.clear()
 
     async def bounded() -> dict[str, Any]:
         with anyio.fail_after(60):
@@ -321,3 +334,36 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
     assert me["headers"] == again["headers"] == {"authorization": "Bearer tok-1"}
     assert [r.structured_content for r in results["me"]] == [{"user": "robot"}] * 2
     assert "s3cret" not in (root / "stderr.txt").read_text(encoding="utf-8")
+
+
+def test_the_mcp_clients_token_never_reaches_the_api(
+    project: Path, api: tuple[Api, str], tmp_path: Path
+) -> None:
+    """Over Streamable HTTP the MCP client sends its own bearer token; the upstream API
+    gets the API's credential from the environment and nothing of the MCP request's."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    shop, base_url = api
+    shop.requests.clear()
+    port = free_port()
+    environment = {"SHOP_BASE_URL": base_url, "SHOP_KEY": "s3cret"}
+    command = http_command("server", port)
+
+    async def call(url: str) -> Any:
+        headers = {"Authorization": "Bearer mcp-client-token", "X-Trace": "from-mcp"}
+        async with httpx2.AsyncClient(headers=headers, timeout=15) as http:
+            transport = streamable_http_client(url, http_client=http)
+            async with Client(transport, mode="legacy", read_timeout_seconds=15) as client:
+                return await client.call_tool("getItem", {"item_id": 3})
+
+    with serving(project, command, port, tmp_path / "server.log", env=environment) as url:
+
+        async def bounded() -> Any:
+            with anyio.fail_after(60):
+                return await call(url)
+
+        result = anyio.run(bounded)
+    assert result.structured_content == {"id": 7, "name": "lamp", "price": 9.5}
+    (received,) = shop.requests
+    assert received["path"] == "/items/3"
+    assert received["headers"] == {"x-key": "s3cret"}
