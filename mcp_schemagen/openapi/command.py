@@ -28,6 +28,13 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+    except ValueError:  # another drive (Windows)
+        return path.resolve().as_posix()
+
+
 def _out_dir(config: Config, asked: str | None) -> Path:
     """Where tool files go: --out, else the folder of the first `tools` glob; either way a
     glob of the project must pick up NAME.json there, or the build would never see them."""
@@ -60,7 +67,8 @@ def command_import_openapi(arguments: argparse.Namespace) -> int:
     curation = Path(arguments.curation) if arguments.curation else root / CURATION_FILE
     plan = plan_import(
         spec,
-        _shown(spec),
+        # Relative to the project, as every path of a tool file: the same bytes from any cwd.
+        _relative(spec, root),
         _out_dir(config, arguments.out),
         selection=Selection(
             tuple(arguments.tags or ()),
@@ -68,7 +76,7 @@ def command_import_openapi(arguments: argparse.Namespace) -> int:
             tuple(arguments.operations or ()),
         ),
         curation_path=curation,
-        curation_label=_shown(curation),
+        curation_label=_relative(curation, root),
         api=arguments.api,
     )
     written = write_all(plan.files)

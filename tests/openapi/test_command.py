@@ -196,3 +196,13 @@ def test_real_documents_import_build_and_type_check_in_one_project(tmp_path: Pat
     assert code == 0, err
     checked = mypy_strict(root, "server")
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_same_files_from_any_working_folder(tmp_path: Path, monkeypatch: Any) -> None:
+    root = _project(tmp_path)
+    monkeypatch.chdir(root)
+    assert run_cli("import", "openapi", "petstore.yaml")[0] == 0
+    assert _read(root, "addPet")["x-mcp-codegen-http"]["from"] == "petstore.yaml#/paths/~1pets/post"
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))
+    assert code == 0 and "(0 written, 4 unchanged, 0 removed, 0 not imported)" in err

@@ -466,3 +466,37 @@ def test_a_broken_operation_never_stops_the_others(tmp_path: Path) -> None:
             if key in definition:
                 jsonschema.Draft202012Validator.check_schema(definition[key])
     assert {"e", "f", "g", "i"} <= {name.split("(")[1].rstrip(")") for name in said}
+
+
+def test_openapi_3_1_schemas_keep_their_2020_12_meaning(tmp_path: Path) -> None:
+    schemas = {
+        "Name": {"type": ["string", "null"], "examples": ["Ada"]},
+        "Person": {
+            "type": "object",
+            "properties": {
+                "name": {
+                    "$ref": "#/components/schemas/Name",
+                    "description": "what they are called",
+                },
+                "age": {"type": "integer", "exclusiveMinimum": 0, "example": 7},
+            },
+        },
+    }
+    doc = document(
+        {
+            "/p": {
+                "get": {
+                    "operationId": "p",
+                    "responses": json_response({"$ref": "#/components/schemas/Person"}),
+                }
+            }
+        },
+        schemas,
+        openapi="3.1.0",
+    )
+    output = tools(imported(tmp_path, doc))["p"]["outputSchema"]
+    assert output["properties"] == {
+        "name": {"$ref": "#/$defs/Name", "description": "what they are called"},
+        "age": {"type": "integer", "exclusiveMinimum": 0, "examples": [7]},
+    }
+    assert output["$defs"] == {"Name": {"type": ["string", "null"], "examples": ["Ada"]}}
