@@ -12,6 +12,7 @@ file#/pointer."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -40,6 +41,10 @@ _TYPOS = {
     "max_properties": "maxProperties",
 }
 _MAX_DEPTH = 96
+# Characters of JSON one inputSchema or outputSchema may hold with its $defs: far above
+# what any real operation needs (Swagger Petstore's largest is 1.4 KB), far below what
+# copying a huge document's whole graph into every tool would make (Stripe's: 59 MB).
+SCHEMA_BUDGET = 256 * 1024
 
 
 class SchemaError(Exception):
@@ -68,37 +73,52 @@ class Translation:
     root_uri: str
     shared: SharedDefs = field(default_factory=SharedDefs)
     warnings: list[Diagnostic] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)  # defs `finish` cut to stay within budget
 
     @property
     def defs(self) -> dict[str, Any]:
         """Every def translated so far in this direction (name -> schema)."""
         return self.shared.by_direction[self.direction]
 
-    def finish(self, schema: Any) -> Any:
+    def finish(self, schema: Any, budget: int = SCHEMA_BUDGET) -> Any:
         """``schema`` with the ``$defs`` its refs reach (a flattened body's own def is
         left out), sorted so that the output is stable. A root that is only a ``$ref`` is
-        the schema it names, so hosts and the build see its type at the root."""
+        the schema it names, so hosts and the build see its type at the root.
+
+        The defs nearest the root are kept while the schema stays within ``budget``
+        characters of JSON; the rest are cut to a schema that accepts anything and says
+        where the original is (named in ``self.cut``), so one tool file of a huge document
+        stays readable and buildable."""
         if isinstance(schema, dict) and set(schema) == {"$ref"}:
             name = str(schema["$ref"]).removeprefix("#/$defs/")
             if isinstance(self.defs.get(name), dict):
                 schema = dict(self.defs[name])
-        reached: set[str] = set()
-        pending = [schema]
-        while pending:
-            node = pending.pop()
-            if isinstance(node, dict):
-                ref = node.get("$ref")
-                if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                    name = ref.removeprefix("#/$defs/")
-                    if name not in reached and name in self.defs:
-                        reached.add(name)
-                        pending.append(self.defs[name])
-                pending.extend(node.values())
-            elif isinstance(node, list):
-                pending.extend(node)
-        if not reached or not isinstance(schema, dict):
+        if not isinstance(schema, dict):
             return schema
-        return {**schema, "$defs": {name: self.defs[name] for name in sorted(reached)}}
+        size = len(json.dumps(schema))
+        kept: dict[str, Any] = {}
+        cut: list[str] = []
+        queue = _refs(schema)  # breadth first: the nearest defs are kept first
+        while queue:
+            name = queue.pop(0)
+            if name in kept or name in cut or name not in self.defs:
+                continue
+            cost = len(json.dumps(self.defs[name]))
+            if size + cost > budget:
+                cut.append(name)
+                continue
+            size += cost
+            kept[name] = self.defs[name]
+            queue.extend(_refs(self.defs[name]))
+        origin = {name: uri for uri, name in self.shared.names.items()}
+        for name in cut:
+            kept[name] = {
+                "description": f"Cut by mcp-codegen import (schema budget): {self._where(origin[name])}"
+            }
+        self.cut = sorted(cut)
+        if not kept:
+            return schema
+        return {**schema, "$defs": dict(sorted(kept.items()))}
 
     def schema(self, node: Any, scope: Scope, pointer: str, depth: int = 0) -> Any:
         if depth > _MAX_DEPTH:
@@ -252,6 +272,13 @@ class Translation:
                 pin = {"const": values[0]} if len(values) == 1 else {"enum": values}
                 out[key][index] = {**out[key][index], "properties": {prop: pin}}
 
+    def _where(self, uri: str) -> str:
+        """``uri`` as messages and tool files say it: the file's name (not the machine's
+        path, so that tool files are the same everywhere) and the pointer."""
+        base, fragment = urldefrag(uri)
+        file = self.label if base == self.root_uri else base.rsplit("/", 1)[-1]
+        return f"{file}#{unquote(fragment)}"
+
     def _clean(self, scope: Scope, pointer: str, message: str) -> None:
         # A schema of another file is named by that file's name.
         file = self.label if scope.base == self.root_uri else scope.base.rsplit("/", 1)[-1]
@@ -269,3 +296,19 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
         schema["enum"] = [*schema["enum"], None]
     return schema
+
+
+def _refs(node: Any) -> list[str]:
+    """The def names ``node`` refers to, in document order."""
+    found: list[str] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                found.append(ref.removeprefix("#/$defs/"))
+            pending.extend(reversed(list(current.values())))
+        elif isinstance(current, list):
+            pending.extend(reversed(current))
+    return found

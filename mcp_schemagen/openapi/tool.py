@@ -13,7 +13,7 @@ from mcp_schemagen.openapi.document import Document
 from mcp_schemagen.openapi.inputs import build_inputs
 from mcp_schemagen.openapi.operations import Operation
 from mcp_schemagen.openapi.outputs import build_output
-from mcp_schemagen.openapi.schemas import SharedDefs, Translation
+from mcp_schemagen.openapi.schemas import SCHEMA_BUDGET, SharedDefs, Translation
 from mcp_schemagen.openapi.security import operation_security
 
 # What the method promises (RFC 9110): safe methods read, PUT and DELETE are idempotent,
@@ -100,6 +100,19 @@ def build_tool(
     definition["inputSchema"] = inputs_translation.finish(inputs.schema)
     if output is not None:
         definition["outputSchema"] = output_translation.finish(output)
+    for key, translation in (
+        ("inputSchema", inputs_translation),
+        ("outputSchema", output_translation),
+    ):
+        if translation.cut:
+            warnings.append(
+                warning(
+                    document.label,
+                    op.pointer,
+                    f"{name}: {key} is larger than {SCHEMA_BUDGET // 1024} KB with every schema it "
+                    f"reaches; cut to accept anything: {', '.join(translation.cut)}",
+                )
+            )
     definition["annotations"] = dict(_ANNOTATIONS[op.method])
     http: dict[str, Any] = {
         "api": api,

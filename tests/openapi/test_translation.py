@@ -500,3 +500,29 @@ def test_openapi_3_1_schemas_keep_their_2020_12_meaning(tmp_path: Path) -> None:
         "age": {"type": "integer", "exclusiveMinimum": 0, "examples": [7]},
     }
     assert output["$defs"] == {"Name": {"type": ["string", "null"], "examples": ["Ada"]}}
+
+
+def test_a_schema_beyond_the_budget_is_cut_nearest_defs_first(tmp_path: Path) -> None:
+    from mcp_schemagen.openapi.document import read_document
+    from mcp_schemagen.openapi.schemas import Translation
+
+    filler = {f"field{i}": {"type": "string", "description": "x" * 40} for i in range(20)}
+    schemas = {
+        "Near": {"type": "object", "properties": {"far": {"$ref": "#/components/schemas/Far"}}},
+        "Far": {"type": "object", "properties": filler},
+    }
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(document({}, schemas)), encoding="utf-8")
+    doc = read_document(spec, "api.json")
+    translation = Translation("3.0", "output", "api.json", doc.scope.base)
+    root = {"type": "object", "properties": {"near": {"$ref": "#/components/schemas/Near"}}}
+    translated = translation.schema(root, doc.scope, "/x")
+    whole = translation.finish(translated)
+    assert set(whole["$defs"]) == {"Near", "Far"} and translation.cut == []
+    small = translation.finish(translated, budget=400)
+    assert translation.cut == ["Far"]
+    assert small["$defs"]["Near"] == whole["$defs"]["Near"]
+    assert small["$defs"]["Far"] == {
+        "description": "Cut by mcp-codegen import (schema budget): api.json#/components/schemas/Far"
+    }
+    assert len(json.dumps(small)) < 600
