@@ -17,7 +17,17 @@ import yaml
 from referencing._core import Resolver  # not re-exported; the type of Registry.resolver()
 
 # C-accelerated when libyaml is there: large documents (GitHub's is 10 MB) read 10x faster.
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Base):  # type: ignore[misc]  # a SafeLoader: plain data only
+    """YAML as JSON sees it: an unquoted date (`example: 2020-01-01T00:00:00Z`, common in
+    real documents) stays the string it is written as, not a datetime JSON cannot hold."""
+
+
+_Loader.add_constructor(
+    "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
+)
 
 
 class DocumentError(Exception):
@@ -83,6 +93,13 @@ class Scope:
                 raise UnresolvableRef(str(cause)) from exc
             raise UnresolvableRef(f"$ref {ref!r} points at nothing") from exc
         return resolved.contents, Scope(resolved.resolver, urldefrag(self.target(ref))[0])
+
+    def pointer_of(self, node: Any, here: str) -> str:
+        """Where ``node``, found at ``here``, really is: the target of its ``$ref`` chain's
+        first hop when it is one (a pointer in the file the deref'd scope names)."""
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            return unquote(urldefrag(self.target(node["$ref"]))[1])
+        return here
 
     def deref(self, node: Any) -> tuple[Any, Scope]:
         """A parameter, request body or response behind its chain of ``$ref``s."""

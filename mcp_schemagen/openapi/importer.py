@@ -119,6 +119,8 @@ def plan_import(
             continue
         tool_name = unique(override.name or raw_name(op.operation_id, op.method, op.path), taken)
         try:
+            if op.error is not None:
+                raise Unsupported(op.pointer, op.error)
             if "callbacks" in op.operation:
                 raise Unsupported(
                     pointer_join(op.pointer, "callbacks"),
@@ -127,7 +129,7 @@ def plan_import(
                 )
             tool = build_tool(document, op, tool_name, name, override, curation_label, shared)
         except Unsupported as exc:
-            plan.skipped.append(_skip(label, op, exc.pointer, exc.message))
+            plan.skipped.append(_skip(exc.file or label, op, exc.pointer, exc.message))
             continue
         except (UnresolvableRef, SchemaError) as exc:
             plan.skipped.append(_skip(label, op, op.pointer, str(exc)))

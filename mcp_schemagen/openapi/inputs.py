@@ -29,10 +29,11 @@ _NOT_FLAT = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "
 class Unsupported(Exception):
     """This operation cannot be imported: where, what, and what to do instead."""
 
-    def __init__(self, pointer: str, message: str) -> None:
+    def __init__(self, pointer: str, message: str, file: str | None = None) -> None:
         super().__init__(message)
         self.pointer = pointer
         self.message = message
+        self.file = file  # None: the document itself
 
 
 @dataclass
@@ -44,21 +45,30 @@ class Inputs:
     unused_fixed: list[str] = field(default_factory=list)
 
 
-def _parameters(op: Operation, scope: Scope) -> list[tuple[dict[str, Any], Scope, str]]:
+def _parameters(
+    op: Operation, translation: Translation
+) -> list[tuple[dict[str, Any], Scope, str, str]]:
     """Path-level then operation-level parameters, the operation's winning on (name, in)."""
-    found: dict[tuple[str, str], tuple[dict[str, Any], Scope, str]] = {}
-    item_pointer = op.pointer.rsplit("/", 1)[0]
-    for owner, pointer in ((op.path_item, item_pointer), (op.operation, op.pointer)):
+    # (name, in) -> the parameter, the scope of its refs, its pointer and file
+    found: dict[tuple[str, str], tuple[dict[str, Any], Scope, str, str]] = {}
+    owners = (
+        (op.path_item, op.item_own_pointer, op.item_scope),
+        (op.operation, op.own_pointer, op.scope),
+    )
+    for owner, pointer, scope in owners:
         for index, raw in enumerate(owner.get("parameters") or []):
             at = pointer_join(pointer, "parameters", index)
             parameter, inner = scope.deref(raw)
             if not isinstance(parameter, dict) or not isinstance(parameter.get("name"), str):
-                raise Unsupported(at, "a parameter needs a name and an 'in'")
-            found[(parameter["name"], str(parameter.get("in")))] = (parameter, inner, at)
+                raise Unsupported(
+                    at, "a parameter needs a name and an 'in'", translation.file_of(scope)
+                )
+            where = (parameter, inner, scope.pointer_of(raw, at), translation.file_of(inner))
+            found[(parameter["name"], str(parameter.get("in")))] = where
     return list(found.values())
 
 
-def _parameter_schema(parameter: dict[str, Any], at: str) -> tuple[Any, str]:
+def _parameter_schema(parameter: dict[str, Any], at: str, file: str) -> tuple[Any, str]:
     if "schema" in parameter:
         return parameter["schema"], pointer_join(at, "schema")
     content = parameter.get("content")
@@ -67,33 +77,36 @@ def _parameter_schema(parameter: dict[str, Any], at: str) -> tuple[Any, str]:
             at,
             "a parameter serialized by 'content' (e.g. JSON in a query string) is not "
             "supported; fix it with curation `fixed` or write this tool by hand",
+            file,
         )
     return {}, at
 
 
-def build_inputs(
-    op: Operation, scope: Scope, translation: Translation, fixed: dict[str, Any]
-) -> Inputs:
+def build_inputs(op: Operation, translation: Translation, fixed: dict[str, Any]) -> Inputs:
     properties: dict[str, Any] = {}
     required: list[str] = []
     inputs = Inputs(schema={})
-    listed = _parameters(op, scope)
-    names = [p["name"] for p, _, _ in listed]
+    listed = _parameters(op, translation)
+    names = [p["name"] for p, _, _, _ in listed]
     remaining = dict(fixed)
-    for parameter, inner, at in listed:
+    for parameter, inner, at, file in listed:
         location, name = parameter.get("in"), parameter["name"]
         if location not in ("path", "query", "header", "cookie"):
-            raise Unsupported(pointer_join(at, "in"), f"parameter location {location!r} is unknown")
+            raise Unsupported(
+                pointer_join(at, "in"), f"parameter location {location!r} is unknown", file
+            )
         if location == "header" and name.lower() in _IGNORED_HEADERS:
             continue
         style = parameter.get("style")
         if location == "path" and style not in (None, "simple"):
-            raise Unsupported(pointer_join(at, "style"), f"path style {style!r} is not supported")
+            raise Unsupported(
+                pointer_join(at, "style"), f"path style {style!r} is not supported", file
+            )
         if name in remaining:
             inputs.fixed.append({"in": location, "name": name, "value": remaining.pop(name)})
             continue
         prop = name if names.count(name) == 1 else f"{location}_{name}"
-        schema, schema_at = _parameter_schema(parameter, at)
+        schema, schema_at = _parameter_schema(parameter, at, file)
         translated = translation.schema(schema, inner, schema_at)
         if isinstance(translated, dict):
             for key in ("description", "deprecated"):
@@ -108,7 +121,7 @@ def build_inputs(
         inputs.parameters[prop] = where
         if location == "path" or parameter.get("required") is True:
             required.append(prop)
-    _add_body(op, scope, translation, properties, required, inputs)
+    _add_body(op, translation, properties, required, inputs)
     inputs.unused_fixed = sorted(remaining)
     inputs.schema = {"type": "object", "properties": properties}
     if required:
@@ -117,7 +130,7 @@ def build_inputs(
     return inputs
 
 
-def _media_type(content: dict[str, Any], at: str) -> str:
+def _media_type(content: dict[str, Any], at: str, file: str) -> str:
     for media in content:
         bare = media.split(";")[0].strip().lower()
         if bare == JSON_BODY or (bare.startswith("application/") and bare.endswith("+json")):
@@ -132,17 +145,18 @@ def _media_type(content: dict[str, Any], at: str) -> str:
             f"the request body is {kinds}: multipart (file upload) bodies are not imported; "
             "write this tool by hand (its handler can post multipart with httpx) or leave it "
             "out with the curation file's `skip: true`",
+            file,
         )
     raise Unsupported(
         at,
         f"the request body is {kinds}: only JSON and form bodies are imported; write this "
         "tool by hand (its handler can send any body with httpx) or `skip: true` it",
+        file,
     )
 
 
 def _add_body(
     op: Operation,
-    scope: Scope,
     translation: Translation,
     properties: dict[str, Any],
     required: list[str],
@@ -150,15 +164,22 @@ def _add_body(
 ) -> None:
     if "requestBody" not in op.operation:
         return
-    at = pointer_join(op.pointer, "requestBody")
-    body, inner = scope.deref(op.operation["requestBody"])
+    at = pointer_join(op.own_pointer, "requestBody")
+    body, inner = op.scope.deref(op.operation["requestBody"])
     content = body.get("content") if isinstance(body, dict) else None
     if not isinstance(content, dict) or not content:
         return
-    media = _media_type(content, pointer_join(at, "content"))
+    # A body given by $ref is named at that $ref (its own pointer is in another place).
+    given_by_ref = (
+        isinstance(op.operation["requestBody"], dict) and "$ref" in op.operation["requestBody"]
+    )
+    where = at if given_by_ref else pointer_join(at, "content")
+    media = _media_type(content, where, translation.file_of(op.scope))
     inputs.body = FORM_BODY if media.lower().startswith(FORM_BODY) else JSON_BODY
     entry = content[media] if isinstance(content[media], dict) else {}
-    schema_at = pointer_join(at, "content", media, "schema")
+    schema_at = pointer_join(
+        op.scope.pointer_of(op.operation["requestBody"], at), "content", media, "schema"
+    )
     translated = translation.schema(entry.get("schema", {}), inner, schema_at)
     body_required = body.get("required") is True
     flat = _flat_object(translated, translation)

@@ -7,9 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
+from urllib.parse import unquote, urldefrag
 
 from mcp_schemagen.diagnostics import pointer_join
-from mcp_schemagen.openapi.document import Document, UnresolvableRef
+from mcp_schemagen.openapi.document import Document, Scope, UnresolvableRef
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -21,6 +22,15 @@ class Operation:
     pointer: str  # of the operation object in the document
     operation: dict[str, Any]
     path_item: dict[str, Any]
+    # Where the operation's and the path item's own refs resolve from: a file of their own
+    # when the document refers to them (`get: {$ref: resources/x.yml}`, as DigitalOcean's does)
+    scope: Scope
+    item_scope: Scope
+    error: str | None = None  # why the operation's $ref cannot be followed
+    # The pointers of the operation and its path item inside the files they are in (those
+    # of `pointer` unless the document refers to them)
+    own_pointer: str = ""
+    item_own_pointer: str = ""
 
     @property
     def operation_id(self) -> str | None:
@@ -40,22 +50,48 @@ class Operation:
 
 
 def operations(document: Document) -> Iterator[Operation]:
+    """Every operation; a path item or operation given by ``$ref`` is followed. One that
+    cannot be followed is yielded as an empty operation whose ``error`` says why."""
     paths = document.contents.get("paths") or {}
     for path, item in paths.items():
         if not isinstance(item, dict):
             continue
         item_pointer = pointer_join("/paths", path)
-        if isinstance(item.get("$ref"), str):  # a path item may be a reference
-            try:
-                item, _ = document.scope.deref(item)
-            except UnresolvableRef:  # its operations cannot be read: none to import
-                continue
+        item_scope, item_own = document.scope, item_pointer
+        if isinstance(item.get("$ref"), str):
+            item_own = _fragment(document.scope, item["$ref"])
+        try:
+            item, item_scope = document.scope.deref(item)
+        except UnresolvableRef:
+            continue  # its operations cannot even be listed
+        if not isinstance(item, dict):
+            continue
         for method in METHODS:
             operation = item.get(method)
+            scope, error, own = item_scope, None, pointer_join(item_own, method)
+            if isinstance(operation, dict) and isinstance(operation.get("$ref"), str):
+                own = _fragment(item_scope, operation["$ref"])
+                try:
+                    operation, scope = item_scope.deref(operation)
+                except UnresolvableRef as exc:
+                    operation, error = {}, str(exc)
             if isinstance(operation, dict):
                 yield Operation(
-                    method.upper(), str(path), pointer_join(item_pointer, method), operation, item
+                    method.upper(),
+                    str(path),
+                    pointer_join(item_pointer, method),
+                    operation,
+                    item,
+                    scope,
+                    item_scope,
+                    error,
+                    own,
+                    item_own,
                 )
+
+
+def _fragment(scope: Scope, ref: str) -> str:
+    return unquote(urldefrag(scope.target(ref))[1])
 
 
 @dataclass(frozen=True)

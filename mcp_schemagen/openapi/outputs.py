@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, pointer_join, warning
-from mcp_schemagen.openapi.document import Scope
 from mcp_schemagen.openapi.operations import Operation
 from mcp_schemagen.openapi.schemas import Translation
 
@@ -20,7 +19,7 @@ def _is_json(media: str) -> bool:
 
 
 def build_output(
-    op: Operation, scope: Scope, translation: Translation, label: str
+    op: Operation, translation: Translation, label: str
 ) -> tuple[Any | None, list[Diagnostic]]:
     responses = op.operation.get("responses")
     if not isinstance(responses, dict):
@@ -29,7 +28,7 @@ def build_output(
     codes: list[str] = []
     for code in responses:
         if not isinstance(code, str):  # YAML reads an unquoted 200 as an integer
-            at = pointer_join(op.pointer, "responses", str(code))
+            at = pointer_join(op.own_pointer, "responses", str(code))
             warnings.append(
                 warning(label, at, f"response code {code!r} read as the string {str(code)!r}")
             )
@@ -38,13 +37,15 @@ def build_output(
     success = sorted(c for c in codes if c.startswith("2") and c[1:].isdigit())
     success += [c for c in codes if c.upper() == "2XX"]
     for code in success:
-        response, inner = scope.deref(by_code[code])
+        response, inner = op.scope.deref(by_code[code])
         content = response.get("content") if isinstance(response, dict) else None
         if not isinstance(content, dict):
             return None, warnings  # the first success has no body: the tool has no output
         for media, entry in content.items():
             if _is_json(media) and isinstance(entry, dict) and "schema" in entry:
-                at = pointer_join(op.pointer, "responses", code, "content", media, "schema")
+                here = pointer_join(op.own_pointer, "responses", code)
+                base = op.scope.pointer_of(by_code[code], here)
+                at = pointer_join(base, "content", media, "schema")
                 return translation.schema(entry["schema"], inner, at), warnings
         return None, warnings
     return None, warnings

@@ -13,10 +13,12 @@ file#/pointer."""
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any, Literal
-from urllib.parse import unquote, urldefrag
+from urllib.parse import unquote, urldefrag, urlsplit
 
 from mcp_schemagen.diagnostics import Diagnostic, pointer_join, warning
 from mcp_schemagen.openapi.document import Scope, UnresolvableRef
@@ -122,11 +124,13 @@ class Translation:
 
     def schema(self, node: Any, scope: Scope, pointer: str, depth: int = 0) -> Any:
         if depth > _MAX_DEPTH:
-            raise SchemaError(f"{self.label}#{pointer}: nested more than {_MAX_DEPTH} deep")
+            raise SchemaError(
+                f"{self.file_of(scope)}#{pointer}: nested more than {_MAX_DEPTH} deep"
+            )
         if isinstance(node, bool):
             return node
         if not isinstance(node, dict):
-            raise SchemaError(f"{self.label}#{pointer}: a schema must be an object")
+            raise SchemaError(f"{self.file_of(scope)}#{pointer}: a schema must be an object")
         if isinstance(node.get("$ref"), str):
             reference = self._reference(node["$ref"], scope)
             if self.version == "3.0":  # 3.0: siblings of $ref are ignored by definition
@@ -176,8 +180,17 @@ class Translation:
                     for i, v in enumerate(value)
                 ]
             elif key in _MAP and isinstance(value, dict):
+                inner, where = scope, at
+                if set(value) == {"$ref"} and isinstance(value["$ref"], str):
+                    # `properties: {$ref: props.yml}` (DigitalOcean's): the map behind it
+                    self._clean(scope, at, f"{key} given by $ref is read as the map it names")
+                    ref = value["$ref"]
+                    where = unquote(urldefrag(scope.target(ref))[1])
+                    value, inner = scope.resolve(ref)
+                    if not isinstance(value, dict):
+                        raise SchemaError(f"{self.file_of(scope)}#{at}: $ref names no map")
                 out[key] = {
-                    name: self.schema(sub, scope, pointer_join(at, name), depth + 1)
+                    name: self.schema(sub, inner, pointer_join(where, name), depth + 1)
                     for name, sub in value.items()
                 }
             elif key in _LIST and isinstance(value, list):
@@ -273,16 +286,24 @@ class Translation:
                 out[key][index] = {**out[key][index], "properties": {prop: pin}}
 
     def _where(self, uri: str) -> str:
-        """``uri`` as messages and tool files say it: the file's name (not the machine's
-        path, so that tool files are the same everywhere) and the pointer."""
+        """``uri`` as messages and tool files say it: file and pointer."""
         base, fragment = urldefrag(uri)
-        file = self.label if base == self.root_uri else base.rsplit("/", 1)[-1]
+        file = (
+            self.label if base == self.root_uri else _relative_file(base, self.root_uri, self.label)
+        )
         return f"{file}#{unquote(fragment)}"
 
+    def file_of(self, scope: Scope) -> str:
+        """The file a schema is in: the document's label, or another file's path from the
+        document's folder (never the machine's absolute path)."""
+        return (
+            self.label
+            if scope.base == self.root_uri
+            else _relative_file(scope.base, self.root_uri, self.label)
+        )
+
     def _clean(self, scope: Scope, pointer: str, message: str) -> None:
-        # A schema of another file is named by that file's name.
-        file = self.label if scope.base == self.root_uri else scope.base.rsplit("/", 1)[-1]
-        self.warnings.append(warning(file, pointer, message))
+        self.warnings.append(warning(self.file_of(scope), pointer, message))
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -312,3 +333,13 @@ def _refs(node: Any) -> list[str]:
         elif isinstance(current, list):
             pending.extend(reversed(current))
     return found
+
+
+def _relative_file(uri: str, root_uri: str, label: str) -> str:
+    """A file URI named as the document is (``label``, at ``root_uri``): a path from the
+    same place, so that ``specs/api.yaml`` and its ``specs/common/pet.yaml`` read alike."""
+    path = PurePosixPath(unquote(urlsplit(uri).path))
+    folder = PurePosixPath(unquote(urlsplit(root_uri).path)).parent
+    return posixpath.normpath(
+        posixpath.join(posixpath.dirname(label), posixpath.relpath(path, folder))
+    )

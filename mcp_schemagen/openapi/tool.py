@@ -72,9 +72,9 @@ def build_tool(
     """Raises Unsupported, UnresolvableRef or SchemaError when the operation cannot be had."""
     scope = document.scope
     inputs_translation = Translation(document.version, "input", document.label, scope.base, shared)
-    inputs = build_inputs(op, scope, inputs_translation, override.fixed)
+    inputs = build_inputs(op, inputs_translation, override.fixed)
     output_translation = Translation(document.version, "output", document.label, scope.base, shared)
-    output, warnings = build_output(op, scope, output_translation, document.label)
+    output, warnings = build_output(op, output_translation, document.label)
     security, security_warnings = operation_security(api, document.contents, op, document.label)
     warnings = inputs_translation.warnings + output_translation.warnings + warnings
     warnings += security_warnings

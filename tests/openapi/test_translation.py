@@ -526,3 +526,56 @@ def test_a_schema_beyond_the_budget_is_cut_nearest_defs_first(tmp_path: Path) ->
         "description": "Cut by mcp-codegen import (schema budget): api.json#/components/schemas/Far"
     }
     assert len(json.dumps(small)) < 600
+
+
+def test_operations_in_files_of_their_own_as_digitalocean_writes_them(tmp_path: Path) -> None:
+    """DigitalOcean's document (659 operations) keeps each operation in a file of its own,
+    `get: {$ref: resources/x.yml}`, with refs relative to that file, `properties` given by
+    $ref, and unquoted YAML dates in examples."""
+    specs = tmp_path / "specs"
+    (specs / "resources" / "keys").mkdir(parents=True)
+    (specs / "shared").mkdir()
+    (specs / "api.yaml").write_text(
+        "openapi: 3.0.0\ninfo: {title: Cloud, version: '2'}\n"
+        "servers: [{url: 'https://api.cloud.example'}]\npaths:\n"
+        "  /v2/keys/{key_id}:\n    get:\n      $ref: resources/keys/keys_get.yml\n"
+        "    delete:\n      $ref: resources/keys/missing.yml\n",
+        encoding="utf-8",
+    )
+    (specs / "resources" / "keys" / "keys_get.yml").write_text(
+        "operationId: keys_get\nparameters:\n  - $ref: 'parameters.yml#/key_id'\n"
+        "responses:\n  '200':\n    $ref: '../../shared/key_response.yml'\n",
+        encoding="utf-8",
+    )
+    (specs / "resources" / "keys" / "parameters.yml").write_text(
+        "key_id: {name: key_id, in: path, required: true, schema: {type: integer}}\n",
+        encoding="utf-8",
+    )
+    (specs / "shared" / "key_response.yml").write_text(
+        "description: the key\ncontent:\n  application/json:\n    schema:\n"
+        "      type: object\n      properties:\n        $ref: 'key_properties.yml'\n",
+        encoding="utf-8",
+    )
+    (specs / "shared" / "key_properties.yml").write_text(
+        "created_at: {type: string, format: date-time, example: 2020-01-01T00:00:00Z}\n",
+        encoding="utf-8",
+    )
+    plan = plan_import(specs / "api.yaml", "specs/api.yaml", tmp_path / "tools")
+    definition = tools(plan)["keys_get"]
+    assert definition["inputSchema"]["properties"] == {"key_id": {"type": "integer"}}
+    assert definition["outputSchema"]["properties"] == {
+        "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "examples": ["2020-01-01T00:00:00Z"],
+        }
+    }
+    assert [str(w) for w in plan.warnings] == [
+        "specs/shared/key_response.yml#/content/application~1json/schema/properties: warning: "
+        "properties given by $ref is read as the map it names"
+    ]
+    (skipped,) = plan.skipped
+    assert str(skipped).startswith(
+        "specs/api.yaml#/paths/~1v2~1keys~1{key_id}/delete: warning: DELETE /v2/keys/{key_id} "
+        "is not imported: cannot read "
+    )
