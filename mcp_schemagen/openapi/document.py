@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,51 @@ def read_data(path: Path) -> Any:
             return json.loads(text)
         except json.JSONDecodeError:
             pass  # some ".json" files are YAML; the YAML reader says what is wrong
-    return yaml.load(text, Loader=_Loader)
+    if _ANCHOR.search(text):  # aliases can expand a few bytes into billions of values
+        _bounded_aliases(text)
+    return yaml.load(text, Loader=_Loader)  # a SafeLoader: plain data only
+
+
+_ANCHOR = re.compile(r"(^|[\s\[{,:-])&[^\s]")
+# Values a document may hold once its aliases are expanded: ten times what the largest
+# public documents hold (GitHub's REST description, ~3 million), far below a YAML bomb.
+MAX_EXPANDED = 30_000_000
+
+
+class TooLarge(yaml.YAMLError):
+    """The document's aliases expand beyond MAX_EXPANDED values (or refer to themselves)."""
+
+
+def _bounded_aliases(text: str) -> None:
+    """Measure the expanded size of the YAML in ``text`` without expanding it: each node is
+    counted once and an alias reuses its anchor's count."""
+    node = yaml.compose(text, Loader=_Loader)  # composing builds no Python objects
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(current: yaml.Node) -> int:
+        key = id(current)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise TooLarge("an alias refers to itself (a recursive YAML structure)")
+        active.add(key)
+        children: list[yaml.Node] = []
+        if isinstance(current, yaml.SequenceNode):
+            children = list(current.value)
+        elif isinstance(current, yaml.MappingNode):
+            children = [child for pair in current.value for child in pair]
+        total = 1
+        for child in children:
+            total += size(child)
+            if total > MAX_EXPANDED:
+                raise TooLarge(f"its aliases expand to more than {MAX_EXPANDED:,} values")
+        active.discard(key)
+        sizes[key] = total
+        return total
+
+    if node is not None:
+        size(node)
 
 
 @functools.lru_cache(maxsize=256)  # each file read once per import, however often referred to
@@ -126,8 +171,12 @@ def read_document(path: Path, label: str) -> Document:
         contents = read_data(path)
     except OSError as exc:
         raise DocumentError("", f"cannot read the document: {exc.strerror or exc}") from exc
+    except TooLarge as exc:
+        raise DocumentError("", f"refused: {exc}") from exc
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise DocumentError("", f"not JSON or YAML: {exc}") from exc
+    except RecursionError as exc:
+        raise DocumentError("", "nested too deeply to read") from exc
     if not isinstance(contents, dict):
         raise DocumentError("", "an OpenAPI document is an object at its root")
     if "swagger" in contents:

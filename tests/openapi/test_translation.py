@@ -579,3 +579,28 @@ def test_operations_in_files_of_their_own_as_digitalocean_writes_them(tmp_path: 
         "specs/api.yaml#/paths/~1v2~1keys~1{key_id}/delete: warning: DELETE /v2/keys/{key_id} "
         "is not imported: cannot read "
     )
+
+
+def test_a_yaml_alias_bomb_is_refused_without_expanding_it(tmp_path: Path) -> None:
+    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    levels += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
+    spec = tmp_path / "bomb.yaml"
+    spec.write_text(
+        "openapi: 3.0.0\ninfo: {title: b, version: '1'}\npaths: {}\n" + "\n".join(levels) + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(BuildError) as failure:
+        plan_import(spec, "bomb.yaml", tmp_path / "tools")
+    assert str(failure.value.diagnostics[0]) == (
+        "bomb.yaml#: error: refused: its aliases expand to more than 30,000,000 values"
+    )
+    # Anchors used as intended are read as usual.
+    spec.write_text(
+        "openapi: 3.0.0\ninfo: {title: b, version: '1'}\npaths:\n  /a:\n    get: &op\n"
+        "      responses: {'200': {description: ok}}\n  /b:\n    get: *op\n",
+        encoding="utf-8",
+    )
+    assert [t.name for t in plan_import(spec, "bomb.yaml", tmp_path / "tools").tools] == [
+        "get_a",
+        "get_b",
+    ]
