@@ -16,6 +16,7 @@ re-imports because the import reads it and never writes it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,10 @@ import yaml
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.openapi.document import read_data
+from mcp_schemagen.openapi.names import MAX_NAME
 from mcp_schemagen.openapi.operations import EVERYTHING, Selection
 
+_NAME = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_NAME}}}")
 _OPERATION_KEYS = frozenset({"name", "title", "description", "fixed", "skip"})
 
 
@@ -102,6 +105,15 @@ def read_curation(path: Path, label: str) -> tuple[Curation, list[Diagnostic]]:
         for text in ("name", "title", "description"):
             if text in entry and not isinstance(entry[text], str):
                 problems.append(error(label, pointer_join(at, text), "must be a string"))
+        name = entry.get("name")
+        if isinstance(name, str) and not _NAME.fullmatch(name):
+            problems.append(
+                error(
+                    label,
+                    pointer_join(at, "name"),
+                    f"{name!r}: 1 to {MAX_NAME} of A-Z a-z 0-9 _ - .",
+                )
+            )
         if not isinstance(entry.get("fixed", {}), dict):
             problems.append(
                 error(label, pointer_join(at, "fixed"), "must map parameters to values")

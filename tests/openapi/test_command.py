@@ -110,11 +110,12 @@ def test_a_file_of_the_users_is_never_replaced(tmp_path: Path) -> None:
 def test_a_bad_curation_file_stops_with_its_pointer(tmp_path: Path) -> None:
     root = _project(tmp_path)
     (root / "openapi-curation.yaml").write_text(
-        "operations:\n  findPets: {rename: x}\n", encoding="utf-8"
+        "operations:\n  findPets: {rename: x}\n  addPet: {name: add a pet}\n", encoding="utf-8"
     )
     code, _, err = run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))
     assert code == 2
     assert "openapi-curation.yaml#/operations/findPets: error: unknown rename" in err
+    assert "openapi-curation.yaml#/operations/addPet/name: error: 'add a pet': 1 to 64" in err
     assert not (root / "tools" / "addPet.json").exists()
 
 
