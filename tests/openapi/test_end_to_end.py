@@ -7,6 +7,7 @@ credential from the environment, nothing from the MCP side."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import sys
@@ -122,6 +123,12 @@ DOCUMENT: dict[str, Any] = {
                 },
             }
         },
+        "/logo": {
+            "get": {
+                "operationId": "logo",
+                "responses": {"200": {"description": "", "content": {"image/png": {}}}},
+            }
+        },
         "/broken": {
             "get": {
                 "operationId": "broken",
@@ -135,6 +142,7 @@ DOCUMENT: dict[str, Any] = {
         },
     },
 }
+PNG = b"\x89PNG\r\n\x1a\n not really an image"
 # Headers every request carries whatever the tool (set by httpx); the rest must be the tool's.
 TRANSPORT_HEADERS = {
     "host",
@@ -175,6 +183,8 @@ class Api:
             )
         if request.url.path == "/me":
             return JSONResponse({"user": "robot"})
+        if request.url.path == "/logo":
+            return Response(PNG, media_type="image/png")
         if request.url.path == "/broken":
             return PlainTextResponse("upstream down for maintenance", status_code=503)
         if request.url.path == "/search":
@@ -235,6 +245,7 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
                 "broken",
                 "deleteItem",
                 "getItem",
+                "logo",
                 "putItem",
                 "search",
                 "whoami",
@@ -254,6 +265,7 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
             results["search"] = await client.call_tool("search", {"q": "lamp", "limit": 2})
             results["broken"] = await client.call_tool("broken", {})
             results["me"] = [await client.call_tool("whoami", {}) for _ in range(2)]
+            results["logo"] = await client.call_tool("logo", {})
     return results
 
 
@@ -267,7 +279,7 @@ def project(api: tuple[Api, str], tmp_path_factory: pytest.TempPathFactory) -> P
     root = write_project(folder / "project", {}, revisions=("2025-11-25",))
     code, _, err = run_cli("import", "openapi", str(spec), "--dir", str(root))
     assert code == 0, err
-    assert "imported 6 of 6 operations" in err
+    assert "imported 7 of 7 operations" in err
     code, _, err = run_cli("build", str(root))
     assert code == 0, err
     return root
@@ -293,7 +305,7 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
 
     results = anyio.run(bounded)
     key = {"x-key": "s3cret"}
-    get, put, delete, search, failing, token, me, again = shop.requests
+    get, put, delete, search, failing, token, me, again, logo = shop.requests
     assert get == {
         "method": "GET",
         "path": "/items/7",
@@ -333,6 +345,11 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
     assert token["body"] == "grant_type=client_credentials&scope=read"
     assert me["headers"] == again["headers"] == {"authorization": "Bearer tok-1"}
     assert [r.structured_content for r in results["me"]] == [{"user": "robot"}] * 2
+    # A binary body: an image block of exactly the bytes the API sent.
+    assert logo["path"] == "/logo"
+    (block,) = results["logo"].content
+    assert block.type == "image" and block.mime_type == "image/png"
+    assert base64.b64decode(block.data) == PNG
     assert "s3cret" not in (root / "stderr.txt").read_text(encoding="utf-8")
 
 
