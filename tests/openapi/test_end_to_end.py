@@ -48,6 +48,10 @@ DOCUMENT: dict[str, Any] = {
                 "type": "oauth2",
                 "flows": {"clientCredentials": {"tokenUrl": "", "scopes": {"read": ""}}},
             },
+            "stranger": {  # its token endpoint refuses
+                "type": "oauth2",
+                "flows": {"clientCredentials": {"tokenUrl": "", "scopes": {}}},
+            },
         },
         "schemas": {
             "Item": {
@@ -123,6 +127,13 @@ DOCUMENT: dict[str, Any] = {
                 },
             }
         },
+        "/refused": {
+            "get": {
+                "operationId": "refused",
+                "security": [{"stranger": []}],
+                "responses": {"204": {"description": "never reached"}},
+            }
+        },
         "/logo": {
             "get": {
                 "operationId": "logo",
@@ -164,6 +175,8 @@ class Api:
         served = json.loads(json.dumps(DOCUMENT))
         flows = served["components"]["securitySchemes"]["robot"]["flows"]
         flows["clientCredentials"]["tokenUrl"] = f"{request.base_url}token"
+        strange = served["components"]["securitySchemes"]["stranger"]["flows"]
+        strange["clientCredentials"]["tokenUrl"] = f"{request.base_url}token-refused"
         return JSONResponse(served)
 
     async def anything(self, request: Request) -> Response:
@@ -177,6 +190,8 @@ class Api:
                 "body": body.decode(),
             }
         )
+        if request.url.path == "/token-refused":
+            return JSONResponse({"error": "invalid_client"}, status_code=401)
         if request.url.path == "/token":
             return JSONResponse(
                 {"access_token": "tok-1", "token_type": "bearer", "expires_in": 3600}
@@ -231,6 +246,8 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
         "SHOP_KEY": "s3cret",
         "SHOP_ROBOT_CLIENT_ID": "robot",
         "SHOP_ROBOT_CLIENT_SECRET": "hush",
+        "SHOP_STRANGER_CLIENT_ID": "who",
+        "SHOP_STRANGER_CLIENT_SECRET": "knows",
     }
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "server"], cwd=str(root), env=environment
@@ -247,6 +264,7 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
                 "getItem",
                 "logo",
                 "putItem",
+                "refused",
                 "search",
                 "whoami",
             ]
@@ -266,6 +284,7 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
             results["broken"] = await client.call_tool("broken", {})
             results["me"] = [await client.call_tool("whoami", {}) for _ in range(2)]
             results["logo"] = await client.call_tool("logo", {})
+            results["refused"] = await client.call_tool("refused", {})
     return results
 
 
@@ -279,7 +298,7 @@ def project(api: tuple[Api, str], tmp_path_factory: pytest.TempPathFactory) -> P
     root = write_project(folder / "project", {}, revisions=("2025-11-25",))
     code, _, err = run_cli("import", "openapi", str(spec), "--dir", str(root))
     assert code == 0, err
-    assert "imported 7 of 7 operations" in err
+    assert "imported 8 of 8 operations" in err
     code, _, err = run_cli("build", str(root))
     assert code == 0, err
     return root
@@ -305,7 +324,7 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
 
     results = anyio.run(bounded)
     key = {"x-key": "s3cret"}
-    get, put, delete, search, failing, token, me, again, logo = shop.requests
+    get, put, delete, search, failing, token, me, again, logo, refusal = shop.requests
     assert get == {
         "method": "GET",
         "path": "/items/7",
@@ -350,6 +369,12 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
     (block,) = results["logo"].content
     assert block.type == "image" and block.mime_type == "image/png"
     assert base64.b64decode(block.data) == PNG
+    # A token endpoint that refuses: an error result, and the operation is never sent.
+    assert refusal["path"] == "/token-refused"
+    assert results["refused"].is_error
+    assert (
+        text_of(results["refused"]) == "GET /refused: no OAuth token could be had (HTTPStatusError)"
+    )
     assert "s3cret" not in (root / "stderr.txt").read_text(encoding="utf-8")
 
 
