@@ -43,6 +43,8 @@ _TYPOS = {
     "max_properties": "maxProperties",
 }
 _MAX_DEPTH = 96
+# What a schema may hold to be merged with others of an allOf: listed properties only.
+_PLAIN_OBJECT = frozenset({"type", "properties", "required", "description", "title", "examples"})
 # Characters of JSON one inputSchema or outputSchema may hold with its $defs: far above
 # what any real operation needs (Swagger Petstore's largest is 1.4 KB), far below what
 # copying a huge document's whole graph into every tool would make (Stripe's: 59 MB).
@@ -202,9 +204,45 @@ class Translation:
                 out[key] = value
         self._leave_out_one_way_properties(node, out, scope)
         self._pin_discriminator(node, out, scope)
+        out = self._merged_all_of(out)
         if self.version == "3.0" and node.get("nullable") is True:
             return _nullable(out)
         return out
+
+    def _merged_all_of(self, out: dict[str, Any]) -> dict[str, Any]:
+        """An ``allOf`` of plain objects (listed properties, nothing else) as the one object
+        it means. The same instances validate; typed code gets one TypedDict instead of a
+        class hierarchy whose subclasses narrow what their bases declare (which TypedDict
+        forbids: `allOf: [Base, {required: [name]}]`, DigitalOcean's pattern)."""
+        members = out.get("allOf")
+        if not isinstance(members, list) or set(out) - _PLAIN_OBJECT - {"allOf"}:
+            return out
+        parts = [{k: v for k, v in out.items() if k != "allOf"}]
+        for member in members:
+            if isinstance(member, dict) and set(member) == {"$ref"}:
+                member = self.defs.get(str(member["$ref"]).removeprefix("#/$defs/"))
+            if not isinstance(member, dict) or not member or set(member) - _PLAIN_OBJECT:
+                return out  # not plain, or a recursive def still being translated
+            parts.append(member)
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for part in parts:
+            if part.get("type", "object") != "object":
+                return out
+            for name, schema in part.get("properties", {}).items():
+                if name not in properties or properties[name] == schema:
+                    properties[name] = schema
+                elif isinstance(properties[name], dict) and isinstance(schema, dict):
+                    # both hold: one schema meaning both (merged again when both are plain)
+                    properties[name] = self._merged_all_of({"allOf": [properties[name], schema]})
+                else:
+                    return out
+            required += [r for r in part.get("required", []) if r not in required]
+        merged = {k: v for k, v in parts[0].items() if k not in ("properties", "required")}
+        merged = {"type": "object", **merged, "properties": properties}
+        if required:
+            merged["required"] = required
+        return merged
 
     def _reference(self, ref: str, scope: Scope) -> dict[str, Any]:
         uri = scope.target(ref)

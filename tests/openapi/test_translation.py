@@ -604,3 +604,53 @@ def test_a_yaml_alias_bomb_is_refused_without_expanding_it(tmp_path: Path) -> No
         "get_a",
         "get_b",
     ]
+
+
+def test_an_all_of_of_plain_objects_becomes_the_one_object_it_means(tmp_path: Path) -> None:
+    schemas = {
+        "Updatable": {"type": "object", "properties": {"name": {"type": "string"}}},
+        "Create": {"type": "object", "properties": {"region": {"type": "string"}}},
+        "Tagged": {"type": "object", "properties": {"name": {"type": "integer"}}},
+    }
+    both = {
+        "allOf": [
+            {"$ref": "#/components/schemas/Updatable"},
+            {"$ref": "#/components/schemas/Create"},
+        ],
+        "required": ["name", "region"],
+    }
+    clash = {
+        "allOf": [
+            {"$ref": "#/components/schemas/Updatable"},
+            {"$ref": "#/components/schemas/Tagged"},
+        ]
+    }
+    doc = document(
+        {
+            "/a": {"get": {"operationId": "a", "responses": json_response(both)}},
+            "/b": {"get": {"operationId": "b", "responses": json_response(clash)}},
+        },
+        schemas,
+    )
+    found = tools(imported(tmp_path, doc))
+    merged = found["a"]["outputSchema"]
+    assert merged == {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "region": {"type": "string"}},
+        "required": ["name", "region"],
+    }
+    original = {**both, "$defs": {"Updatable": schemas["Updatable"], "Create": schemas["Create"]}}
+    original = json.loads(json.dumps(original).replace("#/components/schemas/", "#/$defs/"))
+    for instance in (
+        {"name": "n", "region": "r"},
+        {"name": "n"},
+        {"name": 1, "region": "r"},
+        {"name": "n", "region": "r", "x": 1},
+    ):
+        assert jsonschema.Draft202012Validator(merged).is_valid(
+            instance
+        ) == jsonschema.Draft202012Validator(original).is_valid(instance)
+    # Two members that say different things of one property: that property holds both.
+    assert found["b"]["outputSchema"]["properties"] == {
+        "name": {"allOf": [{"type": "string"}, {"type": "integer"}]}
+    }
