@@ -80,6 +80,9 @@ DOCUMENT: dict[str, Any] = {
                     },
                     {"name": "X-Trace", "in": "header", "schema": {"type": "string"}},
                     {"name": "session", "in": "cookie", "schema": {"type": "string"}},
+                    # named like what the generated call itself uses
+                    {"name": "call", "in": "query", "schema": {"type": "string"}},
+                    {"name": "cast", "in": "query", "schema": {"type": "string"}},
                 ],
                 "responses": {"200": {"description": "the item", "content": ITEM}},
             },
@@ -274,7 +277,14 @@ async def calls(root: Path, base_url: str) -> dict[str, Any]:
             assert listed["deleteItem"].annotations.destructive_hint is True
             results["get"] = await client.call_tool(
                 "getItem",
-                {"item_id": 7, "fields": ["name", "price"], "X-Trace": "t-1", "session": "s-9"},
+                {
+                    "item_id": 7,
+                    "fields": ["name", "price"],
+                    "X-Trace": "t-1",
+                    "session": "s-9",
+                    "call": "c",
+                    "cast": "d",
+                },
             )
             results["put"] = await client.call_tool(
                 "putItem", {"item_id": 7, "name": "desk", "price": 20, "tags": ["oak"]}
@@ -328,7 +338,7 @@ def test_an_imported_api_is_called_exactly_through_the_sdk_client(
     assert get == {
         "method": "GET",
         "path": "/items/7",
-        "query": [("fields", "name"), ("fields", "price")],
+        "query": [("fields", "name"), ("fields", "price"), ("call", "c"), ("cast", "d")],
         "headers": {**key, "x-trace": "t-1", "cookie": "session=s-9"},
         "body": "",
     }
