@@ -21,6 +21,7 @@ from mcp_schemagen.freshness import fresh_record, is_fresh, proven_stale
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import load_config
 from mcp_schemagen.load.project_root import find_project
+from mcp_schemagen.openapi.command import import_parser
 from mcp_schemagen.record.manifest import MANIFEST_NAME
 
 EXIT_OK, EXIT_STALE, EXIT_INVALID = 0, 1, 2  # 3 (handler conflict) comes with its BuildError
@@ -332,6 +333,7 @@ def _parser() -> argparse.ArgumentParser:
     client.set_defaults(run=command_client)
 
     add_breaking_command(commands, common)
+    import_parser(commands, common)
 
     spec_commands = commands.add_parser(
         "specs",

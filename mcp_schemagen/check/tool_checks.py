@@ -16,6 +16,7 @@ from mcp_schemagen.check.scope_checks import check_scopes
 from mcp_schemagen.check.vocabulary import icon_diagnostics, unknown_annotation, unknown_key
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
+from mcp_schemagen.load.http_call import HTTP_KEY, http_problems
 from mcp_schemagen.load.published import Published
 from mcp_schemagen.source import Source
 
@@ -75,6 +76,11 @@ def check_fields(source: Source) -> list[Diagnostic]:
     error), and each annotation (a misspelt hint would never reach a client)."""
     problems = []
     for key in source.definition:
+        if key == HTTP_KEY:  # the HTTP call of an imported operation, never published
+            base = pointer_join(source.pointer, key)
+            for parts, problem in http_problems(source.definition[key]):
+                problems.append(error(source.file, pointer_join(base, *parts), problem))
+            continue
         message = unknown_key(key, "tool", extensions=False)
         if message is not None:
             problems.append(error(source.file, pointer_join(source.pointer, key), message))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from mcp_schemagen.check.near_miss import edit_distance
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.load.http_call import HTTP_KEY
 from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.protocol import REVISIONS
 from mcp_schemagen.runtime.protocol.resources import RESOURCE_FIELDS, TEMPLATE_FIELDS
@@ -51,6 +52,12 @@ OWN_KEYS: Mapping[str, OwnKey] = {
             ("resource",),
             "the file (relative to the folder holding pyproject.toml) a static resource's"
             " content is read from at build time",
+        ),
+        OwnKey(
+            HTTP_KEY,
+            ("tool",),
+            "the HTTP call of an operation `mcp-codegen import openapi` wrote (method, path,"
+            " server, where each parameter goes): the build generates the call; never published",
         ),
     )
 }
@@ -102,8 +109,9 @@ def unknown_key(key: str, kind: str, extensions: bool = True) -> str | None:
     if key in OWN_KEYS:
         return f"{key} belongs on {_places(OWN_KEYS[key], kind)} ({OWN_KEYS[key].meaning})"
     if looks_like_own(key):
-        candidates = sorted(ours) or sorted(OWN_KEYS)
-        guess = min(candidates, key=lambda own: (edit_distance(key, own), own))
+        # The nearest of all our keys (one that belongs here wins a tie): a misspelt key
+        # of another kind is more likely than a far-off one of this kind.
+        guess = min(OWN_KEYS, key=lambda own: (edit_distance(key, own), own not in ours, own))
         where = "" if guess in ours else f" (which belongs on {_places(OWN_KEYS[guess], kind)})"
         listed = ", ".join(sorted(ours)) if ours else "none"
         return (

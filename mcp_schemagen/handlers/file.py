@@ -101,7 +101,11 @@ def spec_to_json(spec: HandlerModuleSpec) -> dict[str, Any]:
     return {
         "docstring": spec.docstring,
         "managed_imports": spec.managed_imports,
-        "handlers": [asdict(h) for h in spec.handlers],
+        # `body` only where set, so the records of projects without imports stay as they were
+        "handlers": [
+            {k: v for k, v in asdict(h).items() if k != "body" or v is not None}
+            for h in spec.handlers
+        ],
         "type_names": None if spec.type_names is None else sorted(spec.type_names),
     }
 

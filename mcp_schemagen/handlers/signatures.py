@@ -14,6 +14,7 @@ from mcp_schemagen.compile.prompts import CompiledPrompt
 from mcp_schemagen.compile.resources import CompiledResource
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec
 from mcp_schemagen.naming import docstring_literal
+from mcp_schemagen.render.upstream import stub_body
 
 
 def input_schema_digest(definition: Mapping[str, Any], field: str = "inputSchema") -> str:
@@ -67,6 +68,7 @@ def handler_module_spec(project: Project) -> HandlerModuleSpec:
             returns=tool.returns,
             docstring=_handler_docstring(tool),
             schema_digest=input_schema_digest(tool.definition),
+            body=stub_body(tool),
         )
         for tool in project.tools
     ]

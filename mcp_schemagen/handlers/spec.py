@@ -29,6 +29,9 @@ class HandlerSpec:
     # a tool's inputSchema digest, recorded so that a later build can tell a renamed tool
     # (same inputSchema, new name) and move its handler along (handlers.renames)
     schema_digest: str = ""
+    # a new stub's body (an imported operation's: its generated call), else NotImplementedError;
+    # with one, the stub is `async def`
+    body: str | None = None
 
     @property
     def marker(self) -> str:

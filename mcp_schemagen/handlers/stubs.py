@@ -45,11 +45,16 @@ def marker_prefix(comment: str) -> str | None:
 
 def render_stub(handler: HandlerSpec) -> str:
     doc = f"    {handler.docstring}\n" if handler.docstring else ""
+    body = f"    raise NotImplementedError({handler.tool!r})\n"
+    define = "def"
+    if handler.body is not None:
+        define = "async def"
+        body = "".join(f"    {line}\n" if line else "\n" for line in handler.body.split("\n"))
     return (
         f"{marker_comment(handler.marker)}\n"
-        f"def {handler.function}({handler.parameters}) -> {handler.returns}:\n"
+        f"{define} {handler.function}({handler.parameters}) -> {handler.returns}:\n"
         f"{doc}"
-        f"    raise NotImplementedError({handler.tool!r})\n"
+        f"{body}"
     )
 
 

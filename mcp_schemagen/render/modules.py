@@ -12,6 +12,7 @@ from mcp_schemagen.render.client import client_modules
 from mcp_schemagen.render.dispatch_module import dispatch_module
 from mcp_schemagen.render.provenance import header
 from mcp_schemagen.render.templates import python_value, template
+from mcp_schemagen.render.upstream import upstream_modules
 
 Builder = Callable[[Project], dict[str, str]]
 
@@ -97,6 +98,17 @@ def client(project: Project) -> dict[str, str]:
     )
 
 
+def upstream(project: Project) -> dict[str, str]:
+    """_http.py and _upstream.py: the HTTP call of each tool imported from an OpenAPI
+    document (none without such tools)."""
+    return upstream_modules(
+        template,
+        header=header(project.provenance.items()),
+        machinery_header=header([]),
+        tools=project.tools,
+    )
+
+
 MODULE_BUILDERS: tuple[Builder, ...] = (
     init_module,
     main_module,
@@ -107,4 +119,5 @@ MODULE_BUILDERS: tuple[Builder, ...] = (
     types_module,
     tool_type_modules,
     client,
+    upstream,
 )

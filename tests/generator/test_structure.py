@@ -379,6 +379,7 @@ STAGE_ORDER: tuple[tuple[str, frozenset[str]], ...] = (
     ("write", frozenset({"write"})),
     ("protocol_models", frozenset({"protocol_models"})),
     ("contract", frozenset({"contract"})),  # `mcp-codegen breaking`: reads, never writes
+    ("openapi", frozenset({"openapi"})),  # `mcp-codegen import openapi`: writes tool files
     (
         "commands",
         frozenset(
