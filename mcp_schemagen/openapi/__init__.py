@@ -1,2 +1,2 @@
 """`mcp-codegen import openapi`: an OpenAPI document -> tool files whose calls the build
-generates (see docs/incoming/openapi.md)."""
+generates (see docs/how-to/openapi.md)."""
