@@ -18,6 +18,8 @@ from provenance import commit, machine
 
 DEFAULT_DIR = Path(__file__).resolve().parents[1] / "docs" / "benchmarks"
 QUICK_NOTE = "QUICK SMOKE RUN: NOT A RESULT"
+# SVG for the docs site (sharp at any size, small); the fragment links the first format.
+FORMATS: tuple[str, ...] = ("svg",)
 
 
 def _pyplot() -> Any:
@@ -67,12 +69,15 @@ class Figures:
         axes.invert_yaxis()
         axes.set_xlabel(unit)
         axes.set_title(title, fontsize=11)
-        for index, value in enumerate(middles):
+        for index, (value, high) in enumerate(zip(middles, highs, strict=True)):
+            shown = f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
             axes.annotate(
-                f" {value:,.3g}", (value, index), va="center", fontsize=8, xytext=(4, 0),
+                shown, (value + high, index), va="center", fontsize=8, xytext=(6, 0),
                 textcoords="offset points",
             )  # fmt: skip
-        self._finish(figure, axes, name, title, note)
+        axes.margins(x=0.12)  # room for the last label
+        legend = "bar: median; whiskers: min..max of the rounds; orange: ours"
+        self._finish(figure, axes, name, title, f"{note}\n{legend}" if note else legend)
 
     def lines_against(
         self,
@@ -106,8 +111,11 @@ class Figures:
                 alpha=0.35, ha="center", va="center", rotation=12,
             )  # fmt: skip
         figure.tight_layout(rect=(0, 0.06 + 0.03 * note.count("\n"), 1, 1))
-        path = self.folder / f"{self.prefix}{name}.svg"
-        figure.savefig(path, format="svg", metadata={"Date": None})
+        for suffix in FORMATS:
+            path = self.folder / f"{self.prefix}{name}.{suffix}"
+            metadata = {"Date": None} if suffix == "svg" else {}
+            figure.savefig(path, format=suffix, metadata=metadata, dpi=110)
+        path = self.folder / f"{self.prefix}{name}.{FORMATS[0]}"
         _pyplot().close(figure)
         self.lines.append(f"![{title}]({self.folder.name}/{path.name})\n")
 
