@@ -31,6 +31,7 @@ def _pyplot() -> Any:
         ) from error
     matplotlib.use("Agg")  # files only, no display
     matplotlib.rcParams["svg.hashsalt"] = "mcp-codegen"  # same figures, same bytes
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: small, searchable
     import matplotlib.pyplot as pyplot
 
     return pyplot
