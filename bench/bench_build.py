@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from build_reference import like_for_like, print_like_for_like
-from plots import plot_build
+from plots import DEFAULT_DIR, plot_build
 from provenance import stamp
 
 HERE = Path(__file__).resolve().parent
@@ -316,7 +316,11 @@ def main() -> None:
     parser.add_argument("--build-repeat", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=5, help="interleaved like-for-like rounds")
     parser.add_argument("--like-for-like-only", action="store_true")
-    parser.add_argument("--plots", type=Path, help="write the figures as images into DIR")
+    parser.add_argument(
+        "--plots", type=Path, nargs="?", const=DEFAULT_DIR, metavar="DIR",
+        help="write the figures as SVG images and a markdown fragment into DIR "
+        "(default docs/benchmarks)",
+    )  # fmt: skip
     parser.add_argument(
         "--quick", action="store_true", help="a smoke run: 2 rounds, 10 and 30 tools, 1 repeat"
     )

@@ -64,6 +64,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from http_report import plot_http, print_tables  # noqa: E402
 from peers import ARGUMENTS, FASTMCP, HELLO, SCHEMA, SDK, TOOLS, generate_ours  # noqa: E402
+from plots import DEFAULT_DIR  # noqa: E402
 from provenance import interleaved, stamp  # noqa: E402
 
 from tests.support.http_server import free_port  # noqa: E402
@@ -399,7 +400,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=5, help="seconds per load run")
     parser.add_argument("--only", action="append", help="measure only these servers")
     parser.add_argument("--no-sweep", action="store_true", help="skip the workers sweep")
-    parser.add_argument("--plots", type=Path, help="write the figures as images into DIR")
+    parser.add_argument(
+        "--plots", type=Path, nargs="?", const=DEFAULT_DIR, metavar="DIR",
+        help="write the figures as SVG images and a markdown fragment into DIR "
+        "(default docs/benchmarks)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.runs, args.seconds, args.no_sweep = 2, 1, 1, True

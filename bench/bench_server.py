@@ -58,6 +58,7 @@ from peers import (
     generate_ours,
     write_peers,
 )
+from plots import DEFAULT_DIR
 from provenance import interleaved, stamp
 from server_report import ISSUE_BARE_SPAWN_MS, by_key, plot_server, print_tables
 
@@ -230,7 +231,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 rounds, small loops")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds")
-    parser.add_argument("--plots", type=Path, help="write the figures as images into DIR")
+    parser.add_argument(
+        "--plots", type=Path, nargs="?", const=DEFAULT_DIR, metavar="DIR",
+        help="write the figures as SVG images and a markdown fragment into DIR "
+        "(default docs/benchmarks)",
+    )  # fmt: skip
     parser.add_argument(
         "--start-up",
         action="store_true",

@@ -1,8 +1,9 @@
 """The bench scripts' figures as images (``--plots DIR``; matplotlib, the ``bench`` extra).
 
 Each script writes SVG bar charts (median, with the rounds' min..max as error bars) and a
-markdown fragment naming them, ``DIR/<script>.md``, for docs/benchmarks.md to include
-(pymdownx.snippets). Every image names the commit and the machine it measured. A
+markdown fragment naming them, ``DIR/<script>.snippet`` (not ``.md``: the strict site build
+would take it for a page missing from the navigation), for docs/benchmarks.md to include
+with pymdownx.snippets. ``--plots`` alone writes into docs/benchmarks/. Every image names the commit and the machine it measured. A
 ``--quick`` run is a smoke test, not a result: its files are named ``quick-*``, each image
 says so across it, and git ignores them (docs/benchmarks/.gitignore).
 """
@@ -121,7 +122,7 @@ class Figures:
         self.lines.append(f"![{title}]({self.folder.name}/{path.name})\n")
 
     def write_fragment(self) -> Path:
-        path = self.folder / f"{self.prefix}{self.script}.md"
+        path = self.folder / f"{self.prefix}{self.script}.snippet"
         heading = f"<!-- written by bench/{self.script}.py --plots; commit {commit()} -->\n"
         if self.quick:
             heading += f"\n**{QUICK_NOTE}** (bench/{self.script}.py --quick)\n"

@@ -111,7 +111,7 @@ def test_images_name_their_commit_and_quick_runs_say_so(tmp_path: Path, quick: b
     text = image.read_text()
     assert provenance.commit() in text and provenance.cpu_model() in text
     assert (plots.QUICK_NOTE in text) == quick
-    assert fragment.name == f"{'quick-' if quick else ''}bench_x.md"
+    assert fragment.name == f"{'quick-' if quick else ''}bench_x.snippet"
     # The fragment's links are relative to docs/benchmarks.md, the page that includes it.
     links = [line.split("(")[1].rstrip(")\n") for line in fragment.open() if "![" in line]
     assert links and all((tmp_path / link).is_file() for link in links)
