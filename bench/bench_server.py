@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The generated server runtime beside its peers, in one run, on this machine.
 
-    .venv/bin/python bench/bench_server.py [--quick]
+    .venv/bin/python bench/bench_server.py [--rounds 5] [--one-core] [--start-up]
+        [--plots [DIR]] [--quick]
 
 Peers, all serving the same 100 tools (``get_weather_0`` ... ``get_weather_99``: a
 required string ``location``, an enum ``units`` with a default):
@@ -21,15 +22,19 @@ Measured:
 * in process: a tools/call round trip, JSON bytes in and JSON bytes out (the SDK and
   FastMCP through their in-memory streams, with their own message models);
 * stdio: ``python ...`` as a subprocess driven by a raw pipe client, sequential calls
-  (calls/s, p50, p99 latency; ``ROUNDS`` rounds: the median and the spread, min..max),
-  the server's CPU per sequential call (all its threads, from /proc/PID/task/*/schedstat,
-  so a busy machine's waiting is not counted) and a pipelined burst (calls/s);
+  (calls/s, p50, p99 latency), the server's CPU per sequential call (all its threads, from
+  /proc/PID/task/*/schedstat, so a busy machine's waiting is not counted) and a pipelined
+  burst (calls/s); every reply checked (a JSON-RPC error or an ``isError`` result counts
+  as a failure, printed);
 * peak RSS (VmHWM) after initialize and tools/list, idle;
 * spawn to initialized: from ``Popen`` to the initialize response.
 
-Every loop is bounded; everything runs on local pipes. Figures are medians. On a shared
-machine, calls/s swing with the load; the CPU per call and the ratios to the bare loop
-measured in the same run are the figures to compare.
+Each of ``--rounds`` rounds measures every server once (a fresh process), in an order
+rotated round by round, so a change of the machine's load weighs on each alike; every
+figure is the median of the rounds with their min..max, under the commit and the machine.
+Every loop is bounded; everything runs on local pipes. On a shared machine, calls/s swing
+with the load; the CPU per call and the ratios to the bare loop are the figures to
+compare.
 """
 
 from __future__ import annotations
