@@ -1,9 +1,13 @@
 """How long `check` and `build` take on projects of 10, 100 and 500 tools and on one
 5,000-property schema, beside datamodel-code-generator run alone on the same schemas; black
-beside ruff on the same generated modules; protocol models cold and warm. One run prints
-every figure; medians of repeated runs.
+beside ruff on the same generated modules; protocol models cold and warm. First, the
+like-for-like table (bench/build_reference.py): the cold 100-tool build and a build after
+one edit beside DMCG with `formatters=[]` plus one ruff pass, and DMCG with its defaults,
+in interleaved rounds (median and min..max). One run prints every figure, with the commit
+and the machine.
 
-    .venv/bin/python bench/bench_build.py [--sizes 10,100,500] [--repeat 5] [--build-repeat 3]
+    .venv/bin/python bench/bench_build.py [--rounds 5] [--sizes 10,100,500] [--repeat 5]
+        [--build-repeat 3] [--plots DIR] [--quick] [--like-for-like-only]
 
 Needs the protocol schemas (MCP_CODEGEN_SPEC_MIRROR, or the cache from `mcp-codegen
 specs pull`). Timings are wall-clock on a noisy machine: read the ratios.
@@ -24,6 +28,10 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from build_reference import like_for_like, print_like_for_like
+from plots import DEFAULT_DIR, plot_build
+from provenance import stamp
 
 HERE = Path(__file__).resolve().parent
 SHARED_SPECS = HERE.parent.parent / "shared" / "specs"
@@ -306,7 +314,20 @@ def main() -> None:
     parser.add_argument("--properties", default="1000,5000", help="sizes of the wide schema")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--build-repeat", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved like-for-like rounds")
+    parser.add_argument("--like-for-like-only", action="store_true")
+    parser.add_argument(
+        "--plots", type=Path, nargs="?", const=DEFAULT_DIR, metavar="DIR",
+        help="write the figures as SVG images and a markdown fragment into DIR "
+        "(default docs/benchmarks)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 2 rounds, 10 and 30 tools, 1 repeat"
+    )
     options = parser.parse_args()
+    if options.quick:
+        options.rounds, options.repeat, options.build_repeat = 2, 1, 1
+        options.sizes, options.properties = "10,30", "200"
     warnings.simplefilter("ignore", FutureWarning)  # datamodel-code-generator's notice on defaults
     if "MCP_CODEGEN_SPEC_MIRROR" not in os.environ and SHARED_SPECS.is_dir():
         os.environ["MCP_CODEGEN_SPEC_MIRROR"] = str(SHARED_SPECS)
@@ -314,10 +335,22 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="mcp-codegen-bench-"))
     sections: list[tuple[str, list[tuple[str, float]], float, str]] = []
     try:
+        print("measuring like for like ...", file=sys.stderr, flush=True)
+        size = 30 if options.quick else 100
+        like = like_for_like(work, env, options.rounds, size)
+        print_like_for_like(like, size)
+        if options.like_for_like_only:
+            if options.plots:
+                plot_build(options.plots, like, {}, quick=options.quick)
+            return
+        by_size: dict[int, list[tuple[str, float]]] = {}
         for size in (int(n) for n in options.sizes.split(",")):
             print(f"measuring {size} tools ...", file=sys.stderr, flush=True)
             rows, reference = project_rows(work, size, env, options)
-            sections.append((f"{size} tools (CLI, spawn included)", rows, reference, "DMCG alone"))
+            by_size[size] = [*rows, ("DMCG with its defaults", reference)]
+            sections.append(
+                (f"{size} tools (CLI, spawn included)", rows, reference, "DMCG with its defaults")
+            )
 
         for count in (int(n) for n in options.properties.split(",")):
             print(f"measuring {count} properties ...", file=sys.stderr, flush=True)
@@ -342,7 +375,7 @@ def main() -> None:
                     f"one tool of {count} properties",
                     [("build from nothing, cold caches", seconds)],
                     reference,
-                    "DMCG alone",
+                    "DMCG with its defaults",
                 )
             )
 
@@ -399,11 +432,14 @@ def main() -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    print(f"\nmedians of {options.repeat} (check, edits) and {options.build_repeat} (builds) runs")
+    print(f"\n{stamp()}")
+    print(f"medians of {options.repeat} (check, edits) and {options.build_repeat} (builds) runs")
     for title, rows, reference, peer in sections:
         print(f"\n{title}: {peer} {reference:.3f} s")
         for label, seconds in rows:
             print(f"  {label:66} {seconds:8.3f} s {seconds / reference:7.2f}x {peer}")
+    if options.plots:
+        plot_build(options.plots, like, by_size, quick=options.quick)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The generated server over Streamable HTTP beside its peers, in one run, on this machine.
 
-    .venv/bin/python bench/bench_http.py [--quick]
+    .venv/bin/python bench/bench_http.py [--rounds 3] [--runs 1] [--seconds 5] [--plots DIR]
+        [--only NAME ...] [--no-sweep] [--quick]
 
 Every server serves the same 100 tools as bench/bench_server.py (``get_weather_N``: a
 required string ``location``, an enum ``units`` with a default) and answers the same
 tools/call, driven by the same load generator: autocannon 8.0.0 (bench/load.cjs, Node 22,
-installed by tests/support/node.py), keep-alive connections, for a fixed time at concurrency 1, 16
-and 64. Peers, each under uvicorn (one worker) with JSON responses, their fastest mode:
+installed by tests/support/node.py), keep-alive connections, for a fixed time at concurrency
+1, 16 and 64. Peers, each under uvicorn (one worker) with JSON responses, their fastest mode:
 
 * ours           ``python -m ours_pkg --http`` (1 and 2 workers)
 * SDK stateful   the official SDK's low-level ``Server.streamable_http_app()``
@@ -17,7 +18,12 @@ and 64. Peers, each under uvicorn (one worker) with JSON responses, their fastes
 * floor          uvicorn's bare "hello" ASGI app (reads the body, answers a fixed JSON
                  result): what any server on uvicorn pays per request, as the bare loop
                  is for stdio
+* ours, granian and floor: granian hello: the same two under granian (one worker, uvloop,
+                 HTTP/1): the floor of the table is the fastest bare server measured
 
+Each round starts every server afresh, in an order rotated round by round (so a change of
+the machine's load weighs on each alike), and runs each cell (form, concurrency) ``--runs``
+times: every cell is the median of all its runs, with their min..max.
 Two request forms: a 2025-11-25 session (initialize first; ``Mcp-Session-Id`` on every
 call; the stateless SDK app needs no session) and 2026-07-28 (``_meta`` envelope and
 ``Mcp-Method``/``Mcp-Name`` headers, no session). Reported: requests/s, p50 and p99
@@ -25,7 +31,9 @@ latency (ms), the server's CPU per request (all threads of the server and its wo
 processes, from /proc/PID/task/*/schedstat: a loaded machine's waiting is not counted),
 the load generator's CPU per request (what its process used, getrusage of children: it
 shares the cores, so requests/s ratios are bounded by server + generator CPU a request),
-idle RSS after warm-up. Every response must be 2xx, or the row says how many were not.
+idle RSS after warm-up. Every response is checked (bench/load.cjs): non-2xx and socket
+errors, and 2xx bodies that are a JSON-RPC error, an ``isError`` result or not the tool's
+answer, each counted and printed beside the cell.
 Then a workers sweep of ours (1, 2, 4, 8 workers, 2026-07-28 at concurrency 64): the RSS
 each extra worker adds (a sum of RSS counts shared pages in every process) beside its PSS
 (/proc/PID/smaps_rollup: each shared page counted once), and requests/s only where the
@@ -54,7 +62,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from peers import ARGUMENTS, FASTMCP, SCHEMA, SDK, TOOLS, generate_ours  # noqa: E402
+from http_report import plot_http, print_tables  # noqa: E402
+from peers import ARGUMENTS, FASTMCP, HELLO, SCHEMA, SDK, TOOLS, generate_ours  # noqa: E402
+from plots import DEFAULT_DIR  # noqa: E402
+from provenance import interleaved, stamp  # noqa: E402
 
 from tests.support.http_server import free_port  # noqa: E402
 from tests.support.node import node_toolchain  # noqa: E402
@@ -81,23 +92,6 @@ app = mcp.http_app(json_response=True)
 )
 
 
-# The floor: uvicorn with an ASGI app that does nothing but read the request and answer.
-HELLO = '''
-"""uvicorn's bare "hello" app: the floor under every server on uvicorn."""
-BODY = b\'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}\'
-HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]
-
-
-async def app(scope, receive, send):
-    if scope["type"] != "http":
-        return
-    more = True
-    while more:
-        message = await receive()
-        more = message.get("more_body", False)
-    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-    await send({"type": "http.response.body", "body": BODY})
-'''
 WORKERS = (1, 2, 4, 8)  # the sweep
 
 
@@ -112,6 +106,10 @@ def write_servers(root: Path) -> dict[str, list[str]]:
     (root / "peer_fastmcp_http.py").write_text(FASTMCP_HTTP.format(tools=TOOLS))
     (root / "peer_hello.py").write_text(HELLO)
     uvicorn = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
+    granian = [
+        str(Path(sys.executable).parent / "granian"), "--interface", "asgi", "--loop", "uvloop",
+        "--http", "1", "--no-ws", "--log-level", "warning", "--host", "127.0.0.1",
+    ]  # fmt: skip
     return {
         "ours": [sys.executable, "-m", "ours_pkg", "--http"],
         "ours, 2 workers": [sys.executable, "-m", "ours_pkg", "--http", "--workers", "2"],
@@ -119,6 +117,9 @@ def write_servers(root: Path) -> dict[str, list[str]]:
         "SDK stateless": [*uvicorn, "peer_sdk_stateless:app"],
         "FastMCP": [*uvicorn, "peer_fastmcp_http:app"],
         "floor: uvicorn hello": [*uvicorn, "peer_hello:app"],
+        # The same two under granian (Rust HTTP, one worker): a faster floor, if it is one.
+        "ours, granian": [*granian, "ours_pkg.asgi:app"],
+        "floor: granian hello": [*granian, "peer_hello:app"],
     }
 
 
@@ -204,6 +205,7 @@ def load(
     connections: int,
     seconds: int,
     server_pid: int | None = None,
+    expect: str = "",
 ) -> dict[str, float]:
     toolchain = node_toolchain()
     config = {
@@ -216,6 +218,7 @@ def load(
         "body": body.decode(),
         "connections": connections,
         "seconds": seconds,
+        "expect": expect,
     }
     environment = {**toolchain.environment(), "NODE_PATH": str(toolchain.node_modules)}
     cpu = cpu_seconds(server_pid) if server_pid is not None else 0.0
@@ -239,6 +242,8 @@ def load(
         "p50": report["latency"]["p50"],
         "p99": report["latency"]["p99"],
         "bad": report["non2xx"] + report["errors"] + report["timeouts"],
+        "rpc_errors": report["rpcErrors"],  # 2xx whose body was not the tool's answer
+        "checked": report["checked"],
     }
 
 
@@ -276,36 +281,47 @@ def _wait_listening(port: int, timeout: float = 60.0) -> None:
     raise RuntimeError(f"nothing listens on port {port}")
 
 
-def measure(name: str, command: list[str], root: Path, seconds: int) -> dict[str, Any]:
+def is_floor(name: str) -> bool:
+    return name.startswith("floor")
+
+
+def measure(
+    name: str, command: list[str], root: Path, seconds: int, runs: int
+) -> dict[Any, list[Any]]:
+    """One round of one server: started afresh, warmed up, then ``runs`` load runs per
+    cell (request form, concurrency); the idle RSS after warm-up."""
     port = free_port()
     environment = {**os.environ, "PYTHONPATH": str(root)}
     process = subprocess.Popen(
         [*command, "--port", str(port)], cwd=root, env=environment,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    figures: dict[str, Any] = {}
+    figures: dict[Any, list[Any]] = {}
     try:
         _wait_listening(port)
         time.sleep(1.0)
-        stateless_app = name in ("SDK stateless", "floor: uvicorn hello")
+        stateless_app = name == "SDK stateless" or is_floor(name)
         eras = [SESSION, STATELESS]
         if name == "ours, 2 workers":
             eras = [STATELESS]  # sessions across workers need the Redis store
-        if name.startswith("floor"):
+        if is_floor(name):
             eras = [STATELESS]  # it answers any POST alike
         for era in eras:
-            if name.startswith("floor"):
+            if is_floor(name):
                 headers, body = {}, b'{"jsonrpc":"2.0","id":"__ID__","method":"ping"}'
+                expect = "hello"
             else:
                 headers, body = request_form(port, era, stateless_app)
+                expect = "21 degrees"
             load(port, headers, body, 4, 1)  # warm-up
             if "rss" not in figures:
-                figures["rss"] = rss_mib(process.pid)
+                figures["rss"] = [rss_mib(process.pid)]
             levels = (64,) if name == "ours, 2 workers" else CONCURRENCY
             for connections in levels:
-                figures[(era, connections)] = load(
-                    port, headers, body, connections, seconds, process.pid
-                )
+                figures[(era, connections)] = [
+                    load(port, headers, body, connections, seconds, process.pid, expect)
+                    for _ in range(runs)
+                ]
     finally:
         process.terminate()
         try:
@@ -316,63 +332,12 @@ def measure(name: str, command: list[str], root: Path, seconds: int) -> dict[str
     return figures
 
 
-def print_table(results: dict[str, dict[str, Any]]) -> None:
-    print("\nload generator: autocannon 8.0.0, keep-alive, one tools/call repeated")
-    print(
-        f"{'server':20} {'form':10} {'conc':>4} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'CPU us/req':>10} {'gen us/req':>10}  note"
-    )
-    for name, figures in results.items():
-        for key, value in figures.items():
-            if key == "rss":
-                continue
-            era, connections = key
-            note = f"{value['bad']} non-2xx/errors" if value["bad"] else ""
-            print(
-                f"{name:20} {era:10} {connections:>4} {value['rps']:>9.0f} "
-                f"{value['p50']:>7.1f} {value['p99']:>7.1f} {value['cpu_us']:>10.0f} "
-                f"{value['generator_us']:>10.0f}  {note}"
-            )
-    print("\nidle RSS after warm-up (MiB): " + ", ".join(
-        f"{name} {figures['rss']:.1f}" for name, figures in results.items()
-    ))  # fmt: skip
-    sdk = results.get("SDK stateful", {}).get((SESSION, 16))
-    ours = results.get("ours", {}).get((SESSION, 16))
-    if sdk and ours:
-        print(
-            f"ours / SDK stateful at concurrency 16 (2025-11-25): {ours['rps'] / sdk['rps']:.1f}x "
-            f"requests/s, {sdk['cpu_us'] / ours['cpu_us']:.1f}x by server CPU a request"
-        )
-        # The load generator shares the cores: requests/s cannot exceed what the server's
-        # and the generator's CPU a request together allow.
-        both = (sdk["cpu_us"] + sdk["generator_us"]) / (ours["cpu_us"] + ours["generator_us"])
-        print(
-            f"  server and load generator together: {ours['cpu_us'] + ours['generator_us']:.0f}"
-            f" against {sdk['cpu_us'] + sdk['generator_us']:.0f} us a request ({both:.1f}x): "
-            "the most a requests/s ratio can show on cores they share"
-        )
-    floor = results.get("floor: uvicorn hello", {}).get((STATELESS, 16))
-    for era in (SESSION, STATELESS):
-        ours = results.get("ours", {}).get((era, 16))
-        if floor and ours:
-            print(
-                f"ours / the floor at concurrency 16 ({era}): {ours['rps'] / floor['rps']:.0%} "
-                f"of its requests/s, {ours['cpu_us']:.0f} against {floor['cpu_us']:.0f} us "
-                "of server CPU a request"
-            )
-    sdk = results.get("SDK stateless", {}).get((STATELESS, 16))
-    ours = results.get("ours", {}).get((STATELESS, 16))
-    if sdk and ours:
-        print(
-            f"ours / SDK stateless at concurrency 16 (2026-07-28): {ours['rps'] / sdk['rps']:.1f}x"
-        )
-
-
 def workers_sweep(root: Path, seconds: int) -> None:
     """Ours with 1, 2, 4, 8 workers (2026-07-28, concurrency 64): the RSS each extra
     worker adds, and requests/s where the machine can show scaling."""
     cores = os.cpu_count() or 1
-    print(f"\nworkers sweep, ours, {STATELESS} at concurrency 64 ({cores} cores here)")
+    print(f"\n{stamp()}")
+    print(f"workers sweep, ours, {STATELESS} at concurrency 64 ({cores} cores here)")
     print(
         f"{'workers':>7} {'RSS MiB, all':>13} {'per extra':>10} {'PSS MiB, all':>13} "
         f"{'per extra':>10} {'req/s':>9} {'CPU us/req':>10}"
@@ -427,23 +392,49 @@ def workers_sweep(root: Path, seconds: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2 s per figure instead of 5")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 1 round, 1 s per run, no sweep"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
+    parser.add_argument("--runs", type=int, default=1, help="load runs per cell and round")
+    parser.add_argument("--seconds", type=int, default=5, help="seconds per load run")
     parser.add_argument("--only", action="append", help="measure only these servers")
     parser.add_argument("--no-sweep", action="store_true", help="skip the workers sweep")
+    parser.add_argument(
+        "--plots", type=Path, nargs="?", const=DEFAULT_DIR, metavar="DIR",
+        help="write the figures as SVG images and a markdown fragment into DIR "
+        "(default docs/benchmarks)",
+    )  # fmt: skip
     args = parser.parse_args()
-    seconds = 2 if args.quick else 5
+    if args.quick:
+        args.rounds, args.runs, args.seconds, args.no_sweep = 2, 1, 1, True
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        servers = write_servers(root)
-        results = {}
-        for name, command in servers.items():
-            if args.only and name not in args.only:
-                continue
-            print(f"measuring {name} ...", flush=True)
-            results[name] = measure(name, command, root, seconds)
-        print_table(results)
+        servers = {
+            name: command
+            for name, command in write_servers(root).items()
+            if not args.only or name in args.only
+        }
+        rounds = interleaved(
+            args.rounds,
+            {
+                name: (lambda n=name, c=command: measure(n, c, root, args.seconds, args.runs))
+                for name, command in servers.items()
+            },
+        )
+        # Each cell: every run of every round.
+        results: dict[str, dict[Any, list[Any]]] = {}
+        for name, per_round in rounds.items():
+            merged: dict[Any, list[Any]] = {}
+            for figures in per_round:
+                for key, values in figures.items():
+                    merged.setdefault(key, []).extend(values)
+            results[name] = merged
+        print_tables(results, args.rounds, args.runs, args.seconds)
+        if args.plots:
+            plot_http(args.plots, results, quick=args.quick)
         if not args.no_sweep:
-            workers_sweep(root, seconds)
+            workers_sweep(root, args.seconds)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The generated server runtime beside its peers, in one run, on this machine.
 
-    .venv/bin/python bench/bench_server.py [--quick]
+    .venv/bin/python bench/bench_server.py [--rounds 5] [--one-core] [--start-up]
+        [--plots [DIR]] [--quick]
 
 Peers, all serving the same 100 tools (``get_weather_0`` ... ``get_weather_99``: a
 required string ``location``, an enum ``units`` with a default):
@@ -21,15 +22,19 @@ Measured:
 * in process: a tools/call round trip, JSON bytes in and JSON bytes out (the SDK and
   FastMCP through their in-memory streams, with their own message models);
 * stdio: ``python ...`` as a subprocess driven by a raw pipe client, sequential calls
-  (calls/s, p50, p99 latency; ``ROUNDS`` rounds: the median and the spread, min..max),
-  the server's CPU per sequential call (all its threads, from /proc/PID/task/*/schedstat,
-  so a busy machine's waiting is not counted) and a pipelined burst (calls/s);
+  (calls/s, p50, p99 latency), the server's CPU per sequential call (all its threads, from
+  /proc/PID/task/*/schedstat, so a busy machine's waiting is not counted) and a pipelined
+  burst (calls/s); every reply checked (a JSON-RPC error or an ``isError`` result counts
+  as a failure, printed);
 * peak RSS (VmHWM) after initialize and tools/list, idle;
 * spawn to initialized: from ``Popen`` to the initialize response.
 
-Every loop is bounded; everything runs on local pipes. Figures are medians. On a shared
-machine, calls/s swing with the load; the CPU per call and the ratios to the bare loop
-measured in the same run are the figures to compare.
+Each of ``--rounds`` rounds measures every server once (a fresh process), in an order
+rotated round by round, so a change of the machine's load weighs on each alike; every
+figure is the median of the rounds with their min..max, under the commit and the machine.
+Every loop is bounded; everything runs on local pipes. On a shared machine, calls/s swing
+with the load; the CPU per call and the ratios to the bare loop are the figures to
+compare.
 """
 
 from __future__ import annotations
@@ -58,6 +63,9 @@ from peers import (
     generate_ours,
     write_peers,
 )
+from plots import DEFAULT_DIR
+from provenance import interleaved, stamp
+from server_report import ISSUE_BARE_SPAWN_MS, by_key, plot_server, print_tables
 
 # ----------------------------------------------------------------------------- stdio
 
@@ -125,7 +133,7 @@ class Pipe:
             self.process.wait()
 
 
-ROUNDS = 5  # sequential rounds per server: the median and the spread
+ROUNDS = 5  # interleaved rounds: every figure is their median and min..max
 
 
 def server_cpu_seconds(pid: int) -> float:
@@ -137,7 +145,18 @@ def server_cpu_seconds(pid: int) -> float:
     return total / 1e9
 
 
+def answered(reply: dict[str, Any]) -> bool:
+    """The tool's answer: a JSON-RPC error or an ``isError`` result is a failure."""
+    result = reply.get("result")
+    if "error" in reply or not isinstance(result, dict) or result.get("isError"):
+        return False
+    content = result.get("content") or [{}]
+    return "21 degrees" in str(content[0].get("text", ""))
+
+
 def stdio_figures(command: list[str], cwd: Path, sequential: int, burst: int) -> dict[str, float]:
+    """One round: ``sequential`` calls one after another, then a pipelined burst; every
+    reply checked (``failures``: how many were not the tool's answer)."""
     pipe = Pipe(command, cwd)
     try:
         pipe.initialize()
@@ -147,36 +166,34 @@ def stdio_figures(command: list[str], cwd: Path, sequential: int, burst: int) ->
             pipe.write(call_message(i) + b"\n")
             pipe.read_response()
         latencies: list[float] = []
-        rates, cpus = [], []
-        per_round = max(sequential // ROUNDS, 100)
-        for _ in range(ROUNDS):
-            cpu = server_cpu_seconds(pipe.process.pid)
-            start = time.perf_counter()
-            for i in range(per_round):
-                sent = time.perf_counter()
-                pipe.write(call_message(i) + b"\n")
-                reply = pipe.read_response()
-                latencies.append(time.perf_counter() - sent)
-            rates.append(per_round / (time.perf_counter() - start))
-            cpus.append((server_cpu_seconds(pipe.process.pid) - cpu) / per_round)
-        assert "21 degrees" in reply["result"]["content"][0]["text"], reply
+        failures = 0
+        cpu = server_cpu_seconds(pipe.process.pid)
+        start = time.perf_counter()
+        for i in range(sequential):
+            sent = time.perf_counter()
+            pipe.write(call_message(i) + b"\n")
+            reply = pipe.read_response()
+            latencies.append(time.perf_counter() - sent)
+            failures += not answered(reply)
+        rate = sequential / (time.perf_counter() - start)
+        cpu_per_call = (server_cpu_seconds(pipe.process.pid) - cpu) / sequential
         latencies.sort()
         lines = b"".join(call_message(i) + b"\n" for i in range(burst))
         writer = threading.Thread(target=pipe.write, args=(lines,))
         start = time.perf_counter()
         writer.start()
         for _ in range(burst):
-            pipe.read_response()
+            failures += not answered(pipe.read_response())
         burst_elapsed = time.perf_counter() - start
         writer.join()
         return {
-            "calls_per_s": statistics.median(rates),
-            "calls_per_s_min": min(rates),
-            "calls_per_s_max": max(rates),
-            "cpu_us": statistics.median(cpus) * 1e6,
+            "calls_per_s": rate,
+            "cpu_us": cpu_per_call * 1e6,
             "p50_ms": latencies[len(latencies) // 2] * 1000,
             "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
             "burst_per_s": burst / burst_elapsed,
+            "replies": sequential + burst,
+            "failures": failures,
         }
     finally:
         pipe.close()
@@ -205,19 +222,25 @@ def idle_and_spawn(command: list[str], cwd: Path, spawns: int) -> dict[str, floa
 # ------------------------------------------------------------------------------ main
 
 
-STDIO_SIZES = {  # (sequential calls, pipelined burst)
-    "bare orjson loop": (3_000, 10_000),
-    "ours": (3_000, 10_000),
-    "ours, @nonblocking": (3_000, 10_000),
-    "ours, async def": (3_000, 10_000),
-    "SDK low-level Server": (1_000, 2_000),
-    "FastMCP": (500, 1_000),
+STDIO_SIZES = {  # per round: (sequential calls, pipelined burst); --quick: a fifth
+    "bare orjson loop": (1_000, 5_000),
+    "ours": (1_000, 5_000),
+    "ours, @nonblocking": (1_000, 5_000),
+    "ours, async def": (1_000, 5_000),
+    "SDK low-level Server": (300, 1_000),
+    "FastMCP": (200, 500),
 }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="smaller loops, fewer spawns")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 2 rounds, small loops")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds")
+    parser.add_argument(
+        "--plots", type=Path, nargs="?", const=DEFAULT_DIR, metavar="DIR",
+        help="write the figures as SVG images and a markdown fragment into DIR "
+        "(default docs/benchmarks)",
+    )  # fmt: skip
     parser.add_argument(
         "--start-up",
         action="store_true",
@@ -233,34 +256,49 @@ def main() -> None:
     if options.one_core:
         os.sched_setaffinity(0, {0})  # inherited by every server this script starts
     divisor = 5 if options.quick else 1
-    spawns = 3 if options.quick else 7
-    rows: dict[str, dict[str, float]] = {}
+    rounds = 2 if options.quick else options.rounds
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
         root = Path(folder)
         commands = write_peers(root)
         if options.start_up:
-            start_up_only(root, commands, spawns)
+            start_up_only(root, commands, 3 if options.quick else 7)
             return
-        for name, command in commands.items():
-            print(f"measuring {name} ...", file=sys.stderr, flush=True)
+
+        def one_round(name: str, command: list[str]) -> dict[str, float]:
             row = {"in_process_us": measure_in_process(name, root, options.quick) * 1e6}
             sequential, burst = STDIO_SIZES[name]
             row |= stdio_figures(command, root, sequential // divisor, burst // divisor)
-            row |= idle_and_spawn(command, root, spawns)
-            rows[name] = row
+            return row | idle_and_spawn(command, root, 1)
+
+        rows = interleaved(
+            rounds,
+            {
+                name: (lambda n=name, c=command: one_round(n, c))
+                for name, command in commands.items()
+            },
+        )
         # Start-up and idle memory of a large server: ours and the bare loop, 500 tools.
         large_root = root / "large"
         large_root.mkdir()
         print(f"measuring {LARGE} tools ...", file=sys.stderr, flush=True)
         generate_ours(large_root, LARGE)
         (large_root / "peer_bare.py").write_text(BARE.replace(f"range({TOOLS})", f"range({LARGE})"))
-        large = {
-            "bare orjson loop": idle_and_spawn(
-                [sys.executable, str(large_root / "peer_bare.py")], large_root, spawns
-            ),
-            "ours": idle_and_spawn([sys.executable, "-m", "ours_pkg"], large_root, spawns),
+        large_commands = {
+            "bare orjson loop": [sys.executable, str(large_root / "peer_bare.py")],
+            "ours": [sys.executable, "-m", "ours_pkg"],
         }
-    print_table(rows, large)
+        large = interleaved(
+            max(rounds, 3),
+            {
+                name: (lambda c=command: idle_and_spawn(c, large_root, 1))
+                for name, command in large_commands.items()
+            },
+        )
+    columns = {name: by_key(samples) for name, samples in rows.items()}
+    large_columns = {name: by_key(samples) for name, samples in large.items()}
+    print_tables(columns, large_columns, rounds)
+    if options.plots:
+        plot_server(options.plots, columns, large_columns, quick=options.quick)
 
 
 def start_up_only(root: Path, commands: dict[str, list[str]], spawns: int) -> None:
@@ -278,8 +316,8 @@ def start_up_only(root: Path, commands: dict[str, list[str]], spawns: int) -> No
     for _ in range(spawns):
         for name, (command, cwd) in servers.items():
             figures[name].append(idle_and_spawn(command, cwd, 1))
-    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    print(f"start-up, medians of {spawns} (load average {load} at the end)")
+    print(stamp())
+    print(f"start-up, medians of {spawns}, the servers alternating")
     print(f"{'':22} {'spawn->init ms':>15} {'(CPU ms)':>9} {'x bare':>7} {'peak RSS MiB':>13}")
     medians = {
         name: {key: statistics.median(r[key] for r in rows) for key in rows[0]}
@@ -296,105 +334,6 @@ def start_up_only(root: Path, commands: dict[str, list[str]], spawns: int) -> No
         f"bare loop at {TOOLS} / {LARGE} tools (80 / 100 ms where it took "
         f"{ISSUE_BARE_SPAWN_MS} ms); peak RSS < 24 / < 26 MiB"
     )
-
-
-def print_table(rows: dict[str, dict[str, float]], large: dict[str, dict[str, float]]) -> None:
-    bare, sdk, ours = rows["bare orjson loop"], rows["SDK low-level Server"], rows["ours"]
-    fast, coroutines = rows["ours, @nonblocking"], rows["ours, async def"]
-    header = (
-        f"{'':22} {'in-process':>11} {'stdio calls/s':>14} {'(min..max)':>16} {'x bare':>7} "
-        f"{'x SDK':>6} {'CPU us/call':>12} {'p50 ms':>7} {'p99 ms':>7} {'burst calls/s':>14} "
-        f"{'peak RSS MiB':>13} {'spawn->init ms':>15} {'(CPU ms)':>9}"
-    )
-    load = Path("/proc/loadavg").read_text().split()[:3]
-    cores = len(os.sched_getaffinity(0))
-    print(
-        f"tools/call, {TOOLS} tools, median figures (python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs, {'client and servers on one core' if cores == 1 else 'unpinned'}"
-        f", load average {' '.join(load)} at the end)"
-    )
-    print(header)
-    print("-" * len(header))
-    for name, row in rows.items():
-        spread = f"({row['calls_per_s_min']:,.0f}..{row['calls_per_s_max']:,.0f})"
-        print(
-            f"{name:22} {row['in_process_us']:>9.1f}us {row['calls_per_s']:>14,.0f} {spread:>16} "
-            f"{row['calls_per_s'] / bare['calls_per_s']:>6.0%} "
-            f"{row['calls_per_s'] / sdk['calls_per_s']:>5.1f}x {row['cpu_us']:>12.1f} "
-            f"{row['p50_ms']:>7.3f} {row['p99_ms']:>7.3f} {row['burst_per_s']:>14,.0f} "
-            f"{row['rss_mib']:>13.1f} {row['spawn_ms']:>15.0f} {row['spawn_cpu_ms']:>9.0f}"
-        )
-    print()
-    print(f"{LARGE} tools: {'peak RSS MiB':>13} {'spawn->init ms':>15} {'(CPU ms)':>9}")
-    for name, row in large.items():
-        print(
-            f"  {name:20} {row['rss_mib']:>13.1f} {row['spawn_ms']:>15.0f} "
-            f"{row['spawn_cpu_ms']:>9.0f}"
-        )
-    print()
-    print("targets for ours (issue 22):")
-    checks = [
-        (
-            "stdio, default sync handler: server CPU within 1.5x of @nonblocking",
-            ours["cpu_us"] <= 1.5 * fast["cpu_us"],
-            f"{ours['cpu_us']:.1f} us vs {fast['cpu_us']:.1f} us",
-        ),
-        (
-            "stdio, default sync handler: >= 50% of the bare loop",
-            ours["calls_per_s"] >= 0.5 * bare["calls_per_s"],
-            f"{ours['calls_per_s'] / bare['calls_per_s']:.0%}",
-        ),
-        (
-            "stdio, async def handler: >= 60% of the bare loop",
-            coroutines["calls_per_s"] >= 0.6 * bare["calls_per_s"],
-            f"{coroutines['calls_per_s'] / bare['calls_per_s']:.0%}",
-        ),
-        (
-            "in process, default path <= 10 us",
-            ours["in_process_us"] <= 10,
-            f"{ours['in_process_us']:.1f} us (bare {bare['in_process_us']:.1f} us)",
-        ),
-        (
-            "stdio >= 5x the SDK low-level Server",
-            ours["calls_per_s"] >= 5 * sdk["calls_per_s"],
-            f"{ours['calls_per_s'] / sdk['calls_per_s']:.1f}x",
-        ),
-        start_up_check(TOOLS, 80, ours, bare),
-        start_up_check(LARGE, 100, large["ours"], large["bare orjson loop"]),
-        (
-            f"idle peak RSS < 24 MiB, {TOOLS} tools",
-            ours["rss_mib"] < 24,
-            f"{ours['rss_mib']:.1f} MiB (bare {bare['rss_mib']:.1f})",
-        ),
-        (
-            f"idle peak RSS < 26 MiB, {LARGE} tools",
-            large["ours"]["rss_mib"] < 26,
-            f"{large['ours']['rss_mib']:.1f} MiB (bare {large['bare orjson loop']['rss_mib']:.1f})",
-        ),
-    ]
-    for label, met, figure in checks:
-        print(f"  [{'met' if met else 'MISSED'}] {label}: {figure}")
-
-
-# The issue's start-up targets were set on a machine whose bare loop started in 23 ms:
-# as ratios to the bare loop they carry over to a machine of another speed.
-ISSUE_BARE_SPAWN_MS = 23
-
-
-def start_up_check(
-    tools: int, target_ms: float, ours: dict[str, float], bare: dict[str, float]
-) -> tuple[str, bool, str]:
-    ratio = target_ms / ISSUE_BARE_SPAWN_MS
-    label = (
-        f"spawn to initialized < {target_ms:.0f} ms, {tools} tools (the issue's machine; "
-        f"here: < {ratio:.2f}x the bare loop)"
-    )
-    figure = (
-        f"{ours['spawn_ms']:.0f} ms, {ours['spawn_cpu_ms']:.0f} ms CPU = "
-        f"{ours['spawn_ms'] / bare['spawn_ms']:.2f}x the bare loop ({bare['spawn_ms']:.0f} ms, "
-        f"{bare['spawn_cpu_ms']:.0f} ms CPU)"
-    )
-    return label, ours["spawn_ms"] < ratio * bare["spawn_ms"], figure
 
 
 if __name__ == "__main__":

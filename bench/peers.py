@@ -174,6 +174,26 @@ if __name__ == "__main__":
 '''
 
 
+# The floor over HTTP (bench_http.py): an ASGI app that does nothing but read the request
+# and answer, under uvicorn and under granian.
+HELLO = '''
+"""A bare "hello" ASGI app: the floor under every server on the same ASGI server."""
+BODY = b\'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}\'
+HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]
+
+
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    more = True
+    while more:
+        message = await receive()
+        more = message.get("more_body", False)
+    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+    await send({"type": "http.response.body", "body": BODY})
+'''
+
+
 def generate_ours(root: Path, count: int = TOOLS) -> None:
     """Build ``ours_pkg`` with mcp-codegen from ``count`` tool files, as a user would, and
     fill in the handler bodies (the build keeps them)."""

@@ -3,8 +3,9 @@
 user's project: ``--isolated``, run from an empty folder) so the same input gives the same
 bytes everywhere.
 
-ruff, not black: on the same modules it is about 100 times faster (bench/bench_build.py
-prints both), which made formatting, once half of a build, a rounding error. Its layout is
+ruff, not black: on the same modules it is far faster (bench/bench_build.py measures both;
+docs/benchmarks.md has the figure of its last run), which made formatting, once half of a
+build, a rounding error. Its layout is
 black's style; the pinned version is part of the generator's fingerprint like every other
 dependency that shapes our bytes. Many modules go to one pair of ruff processes (sort, then
 format), which work on every core; each distinct text is formatted once.
