@@ -231,7 +231,7 @@ def _check_store(url: str, package: str) -> None:
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        from .store.redis_store import closed
+        from .store.redis_connections import closed
     except ImportError:
         sys.exit(
             f"--store {_shown(url)} needs the redis package: "

@@ -20,7 +20,13 @@ import orjson
 import pytest
 
 from mcp_schemagen.runtime.jsonrpc import RequestId
-from mcp_schemagen.runtime.store import LOST_CALL_CODE, MemoryStore, StoreUnavailable, redis_store
+from mcp_schemagen.runtime.store import (
+    LOST_CALL_CODE,
+    MemoryStore,
+    StoreUnavailable,
+    redis_leases,
+    redis_store,
+)
 from mcp_schemagen.runtime.store.url import open_store
 from tests.support.http_server import REDIS, RedisServer, redis_server, restartable_redis
 from tests.support.store_checks import contract, run_all
@@ -137,8 +143,8 @@ def test_an_outage_raises_store_unavailable_then_everything_reconnects(
 def test_a_dead_owners_call_ends_its_stream_with_an_error_and_a_slow_one_does_not(
     redis: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(redis_store, "LEASE_SECONDS", 1.0)
-    monkeypatch.setattr(redis_store, "RENEW_SECONDS", 0.2)
+    monkeypatch.setattr(redis_leases, "LEASE_SECONDS", 1.0)
+    monkeypatch.setattr(redis_leases, "RENEW_SECONDS", 0.2)
     monkeypatch.setattr(redis_store, "LEASE_CHECK_SECONDS", 0.3)
 
     async def run() -> None:
@@ -165,8 +171,8 @@ def test_a_dead_owners_call_ends_its_stream_with_an_error_and_a_slow_one_does_no
             owner.track_calls("s/dead", [3, "four"])
             await owner.open_stream("s/dead")
             await owner.append_event("s/dead", b"progress", False)
-            assert isinstance(owner, redis_store.RedisStore) and owner._renewer is not None
-            owner._renewer.cancel()
+            assert isinstance(owner, redis_store.RedisStore) and owner._leases._renewer is not None
+            owner._leases._renewer.cancel()
             started = time.monotonic()
             events = await follower.read_events("s/dead", 1, 10.0)
             assert time.monotonic() - started < 5.0
