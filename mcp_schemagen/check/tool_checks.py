@@ -14,10 +14,12 @@ from mcp_schemagen.check.header_checks import check_mcp_headers
 from mcp_schemagen.check.schema_checks import check_schema, generator_instruction_warnings
 from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.check.scope_checks import check_scopes
+from mcp_schemagen.check.task_checks import check_task_fields
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.published import Published, known_tool_fields
 from mcp_schemagen.load.tools import ToolSource
+from mcp_schemagen.runtime.tasks.settings import TASK_KEY
 
 # SEP-986, matched in full: re.fullmatch, not `$`, so "name\n" is caught.
 _TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
@@ -74,7 +76,7 @@ def check_fields(source: ToolSource) -> list[Diagnostic]:
     known = known_tool_fields()
     problems = []
     for key in source.definition:
-        if key in known:
+        if key in known or key == TASK_KEY:
             continue
         guess = difflib.get_close_matches(key, sorted(known), n=1)
         hint = (
@@ -132,7 +134,7 @@ def check_tool(
     source: ToolSource, published: Published, accepted: frozenset[str] = frozenset()
 ) -> list[Diagnostic]:
     """``accepted``: the unknown schema keywords the project accepts (``accept-keywords``)."""
-    problems = check_name(source) + check_fields(source)
+    problems = check_name(source) + check_fields(source) + check_task_fields(source)
     problems += check_against_revisions(source, published)
     problems += check_schemas(source, accepted)
     problems += check_scopes(source, tuple(published.forms))  # authorization: runtime/auth/

@@ -60,6 +60,8 @@ def publish(definition: dict[str, Any], revisions: tuple[str, ...]) -> Published
         forms[name], lost = BY_NAME[name].publish_tool(definition)
         bare = "toolResult" in BY_NAME[name].call_result_fields
         for field, reason in lost:
+            if field == "execution" and BY_NAME[name].stateless:
+                continue  # the tasks extension decides per request (runtime/tasks/)
             if reason == "object-root":
                 consequence = _OBJECT_ROOT
             elif field == "outputSchema" and bare:

@@ -128,6 +128,8 @@ class Revision:
         published: dict[str, Any] = {}
         omitted: list[Omission] = []
         for key, value in definition.items():
+            if key.startswith("x-mcp-codegen-"):
+                continue  # the generator's own (a task's TTL): never published
             if key not in self.tool_fields:
                 omitted.append(Omission(key, "undefined"))
             elif key == "outputSchema" and not self.publishes_output_schema(value):

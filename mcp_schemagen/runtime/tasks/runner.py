@@ -1,0 +1,157 @@
+"""Running a tools/call as a durable task: the record made in the store first, then the
+handler run in the background by the same call lifecycle a plain call uses
+(core/lifecycle.py), its outcome written to the record.
+
+The record exists before ``CreateTaskResult`` is sent (the extension's MUST), so a
+``tasks/get`` that reaches any worker sharing the store finds it. While the handler runs,
+this worker renews the task's lease every ``renew`` seconds and looks for a
+``tasks/cancel`` sent to another worker; a worker that dies stops renewing, and the first
+reader after the lease runs out ends the task as ``failed`` with the lost-task error
+(tasks/serving.py), so no task stays ``working`` for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from .. import jsonrpc
+from ..core.dispatch_tool import DispatchTool
+from ..core.lifecycle import run_call
+from ..jsonrpc import Reply, RpcError
+from ..protocol import META_CLIENT_CAPABILITIES
+from ..session import Session
+from ..session.request import RequestContext
+from ..store import StoreUnavailable
+from ..store.tasks import MemoryTaskStore, TaskStore, now_ms
+from .channel import TaskChannel
+from .records import create_result, finished, new_record, new_task_id
+from .settings import TaskSettings
+
+LEASE_SECONDS = float(os.environ.get("MCP_TASK_LEASE_SECONDS", "10"))
+CANCELLED_MESSAGE = "Cancelled at the client's request"
+
+
+def owner_of(request: RequestContext) -> str:
+    """Who may see a task: the authorized principal (issuer and subject) that created it;
+    without authorization, whoever holds its unguessable id."""
+    principal = request.principal
+    return "" if principal is None else f"{principal.issuer}\n{principal.subject}"
+
+
+class TaskRunner:
+    """The tasks this worker runs, in ``store`` (memory until a transport sets one);
+    ``settings`` the task-capable tools' settings, by name."""
+
+    def __init__(
+        self,
+        settings: Mapping[str, TaskSettings],
+        stamp: Mapping[str, Any],
+        lease_seconds: float = LEASE_SECONDS,
+    ) -> None:
+        self.settings = settings
+        self.store: TaskStore = MemoryTaskStore()
+        self.stamp = stamp
+        self.lease_ms = int(lease_seconds * 1000)
+        self.renew_seconds = max(lease_seconds / 5, 0.05)
+        self.running: dict[str, tuple[asyncio.Task[None], TaskChannel]] = {}
+
+    def start(
+        self,
+        tool: DispatchTool,
+        settings: TaskSettings,
+        kwargs: Mapping[str, Any],
+        request: RequestContext,
+    ) -> Reply:
+        """The reply to a tools/call that runs as a task: its ``CreateTaskResult`` once
+        the record is stored."""
+        return asyncio.ensure_future(self._create(tool, settings, kwargs, request))
+
+    async def _create(
+        self,
+        tool: DispatchTool,
+        settings: TaskSettings,
+        kwargs: Mapping[str, Any],
+        request: RequestContext,
+    ) -> bytes:
+        task_id = new_task_id()
+        record = new_record(
+            task_id, owner_of(request), tool.name, settings.ttl_ms, settings.poll_interval_ms,
+            now_ms() + self.lease_ms,
+        )  # fmt: skip
+        await self.store.create(task_id, record, settings.ttl_ms)
+        capabilities = (request.meta or {}).get(META_CLIENT_CAPABILITIES) or {}
+        channel = TaskChannel(capabilities, self.store, task_id)
+        running = asyncio.ensure_future(self._run(task_id, tool, kwargs, request, channel))
+        self.running[task_id] = (running, channel)
+        running.add_done_callback(lambda _: self.running.pop(task_id, None))
+        return jsonrpc.result(request.id, create_result(record, self.stamp))
+
+    async def _run(
+        self,
+        task_id: str,
+        tool: DispatchTool,
+        kwargs: Mapping[str, Any],
+        request: RequestContext,
+        channel: TaskChannel,
+    ) -> None:
+        # The call's own request, on a session of its own: the tools/call was answered,
+        # so its notifications (progress, log) have nowhere to go (the extension sends
+        # none on tasks) and nothing else shares its id.
+        alone = request._replace(id="task:" + task_id, session=Session())
+        work = asyncio.ensure_future(self._call(tool, kwargs, alone, channel))
+        watch = asyncio.ensure_future(self._heartbeat(task_id, work))
+        try:
+            outcome = await work
+        except asyncio.CancelledError:
+            outcome = finished("cancelled", CANCELLED_MESSAGE)
+        finally:
+            watch.cancel()
+        with contextlib.suppress(StoreUnavailable):  # the lease ends it as lost instead
+            await self.store.write(task_id, outcome, clear_questions=True)
+
+    async def _call(
+        self,
+        tool: DispatchTool,
+        kwargs: Mapping[str, Any],
+        request: RequestContext,
+        channel: TaskChannel,
+    ) -> dict[str, str]:
+        try:
+            reply = run_call(tool, kwargs, tool.name, request, channel, self.stamp)
+            response = reply if isinstance(reply, bytes) else await reply  # type: ignore[misc]
+        except RpcError as failure:
+            return finished("failed", failure.message, error=failure.body())
+        message = orjson.loads(response)
+        if "error" in message:
+            error = message["error"]
+            return finished("failed", str(error.get("message", "")), error=error)
+        return finished("completed", None, result=message["result"])
+
+    async def _heartbeat(self, task_id: str, work: asyncio.Future[Any]) -> None:
+        """Renew the lease; stop the work when a client cancelled it (on any worker) or
+        the task was finished elsewhere."""
+        while not work.done():
+            await asyncio.sleep(self.renew_seconds)
+            try:
+                record = await self.store.read(task_id)
+                alive = record is not None and record.get("cancel") != "1"
+                alive = alive and await self.store.write(
+                    task_id, {"lease": str(now_ms() + self.lease_ms)}, clear_questions=False
+                )
+            except StoreUnavailable:
+                continue  # Redis away: keep working; the lease may run out meanwhile
+            if not alive:
+                work.cancel()
+                return
+
+    def cancel_here(self, task_id: str) -> None:
+        """Stop the task at once when this worker runs it."""
+        running = self.running.get(task_id)
+        if running is not None:
+            running[0].cancel()

@@ -1,0 +1,122 @@
+"""The tasks extension's methods (2026-07-28, ``io.modelcontextprotocol/tasks``):
+``tasks/get`` (the task's ``DetailedTask``), ``tasks/update`` (answers to its
+``inputRequests``) and ``tasks/cancel``, each answered by any worker sharing the store.
+
+Only a client that declares the extension on the request reaches a task (-32021 naming
+it otherwise); a task id another principal created, or unknown, or expired, is the same
+-32602 ("Task not found"), so an id leaks nothing of whose it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from .. import jsonrpc
+from ..core.dispatch_tool import DispatchTool
+from ..jsonrpc import Reply, RpcError
+from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, MISSING_REQUIRED_CLIENT_CAPABILITY
+from ..session.request import RequestContext
+from ..shorten import shorten
+from ..store.tasks import now_ms
+from .records import EXTENSION, core_of, detailed, is_finished, lost, timestamp
+from .runner import TaskRunner, owner_of
+
+
+def declares_tasks(meta: Mapping[str, Any] | None) -> bool:
+    """Whether the request's client capabilities include the tasks extension."""
+    capabilities = None if meta is None else meta.get(META_CLIENT_CAPABILITIES)
+    extensions = capabilities.get("extensions") if type(capabilities) is dict else None
+    return type(extensions) is dict and type(extensions.get(EXTENSION)) is dict
+
+
+def missing_extension(what: str) -> RpcError:
+    return RpcError(
+        MISSING_REQUIRED_CLIENT_CAPABILITY,
+        f"Missing required client capability: {what} needs the tasks extension"
+        f" ({EXTENSION}) declared in the request's client capabilities",
+        {"requiredCapabilities": {"extensions": {EXTENSION: {}}}},
+    )
+
+
+class Tasks(TaskRunner):
+    """Runs tools/call as tasks (runner.py) and answers the tasks/* methods."""
+
+    def offer(
+        self, tool: DispatchTool, kwargs: dict[str, Any], request: RequestContext
+    ) -> Reply | None:
+        """A tools/call's reply when it runs as a task: a task-capable tool called by a
+        client that declared the extension (the server decides: always, here); -32021
+        for a tool that must run as one, called by a client that did not; None: a plain
+        call (a session revision's client, or a tool that may run either way)."""
+        settings = self.settings.get(tool.name)
+        if settings is None or not request.revision.stateless:
+            return None
+        if declares_tasks(request.meta):
+            return self.start(tool, settings, kwargs, request)
+        if settings.required:
+            raise missing_extension(f"tool {tool.name!r}")
+        return None
+
+    def route(self, request: RequestContext) -> Reply:
+        if not declares_tasks(request.meta):
+            raise missing_extension(request.method)
+        task_id = request.params.get("taskId")
+        if type(task_id) is not str:
+            raise RpcError(INVALID_PARAMS, f"{request.method} needs taskId, a string")
+        if request.method == "tasks/get":
+            return asyncio.ensure_future(self._get(request, task_id))
+        if request.method == "tasks/update":
+            responses = request.params.get("inputResponses")
+            if type(responses) is not dict:
+                raise RpcError(INVALID_PARAMS, "tasks/update needs inputResponses, an object")
+            return asyncio.ensure_future(self._update(request, task_id, responses))
+        return asyncio.ensure_future(self._cancel(request, task_id))
+
+    async def _record(self, request: RequestContext, task_id: str) -> dict[str, str]:
+        record = await self.store.read(task_id)
+        if record is None or core_of(record)["owner"] != owner_of(request):
+            raise RpcError(INVALID_PARAMS, f"Task not found: {shorten(task_id)}")
+        if not is_finished(record) and int(record.get("lease", "0")) < now_ms():
+            # The worker running it stopped renewing: it died. End it, once, as lost.
+            await self.store.end_if_lost(task_id, lost(), now_ms())
+            record = await self.store.read(task_id) or record
+        return record
+
+    async def _get(self, request: RequestContext, task_id: str) -> bytes:
+        try:
+            record = await self._record(request, task_id)
+        except RpcError as failure:
+            return jsonrpc.error(request.id, failure)
+        return jsonrpc.result(request.id, detailed(record, self.stamp))
+
+    async def _update(
+        self, request: RequestContext, task_id: str, responses: dict[str, Any]
+    ) -> bytes:
+        try:
+            await self._record(request, task_id)
+        except RpcError as failure:
+            return jsonrpc.error(request.id, failure)
+        answers = {key: orjson.dumps(value).decode() for key, value in responses.items()}
+        if answers:
+            await self.store.answer(task_id, answers, timestamp())
+            running = self.running.get(task_id)
+            if running is not None:
+                running[1].wake.set()
+        return self._ack(request)
+
+    async def _cancel(self, request: RequestContext, task_id: str) -> bytes:
+        try:
+            record = await self._record(request, task_id)
+        except RpcError as failure:
+            return jsonrpc.error(request.id, failure)
+        if not is_finished(record):  # a finished task's cancel is the same ack
+            await self.store.request_cancel(task_id)
+            self.cancel_here(task_id)
+        return self._ack(request)
+
+    def _ack(self, request: RequestContext) -> bytes:
+        return jsonrpc.result(request.id, {"resultType": "complete", "_meta": self.stamp})
