@@ -62,7 +62,16 @@ def plain() -> str:
     return "plain"
 
 
-def entry(handler: Callable[..., Any], support: str | None, **task: int) -> ToolEntry:
+async def greeter() -> str:
+    """Asks in the call's own rounds, then goes on as a task (start: "handler")."""
+    ctx = get_context()
+    answer = await ctx.elicit("Name?", form({"name": {"type": "string"}}), key="name")
+    assert await ctx.start_task() is True
+    await asyncio.sleep(0.01)
+    return f"Hello, {(answer.content or {}).get('name')}"
+
+
+def entry(handler: Callable[..., Any], support: str | None, **task: int | str) -> ToolEntry:
     definition: dict[str, Any] = {"name": handler.__name__, "inputSchema": {"type": "object"}}
     if support is not None:
         definition["execution"] = {"taskSupport": support}
@@ -85,6 +94,7 @@ def server(ttl_ms: int = 60_000) -> Server:
         entry(broken, "required"),
         entry(asker, "optional"),
         entry(plain, None),
+        entry(greeter, "required", start="handler"),
     ]
     return Server(tools=tools, name="t", version="1", revisions=REVISIONS)
 
@@ -185,6 +195,29 @@ async def test_questions_inside_a_task_are_its_input_required_state() -> None:
     )
     done = await client.until(task_id, "completed")
     assert done["result"]["content"][0]["text"] == "decline ['decline', 'cancel']"
+
+
+@run
+async def test_a_handler_asks_in_the_calls_rounds_then_goes_on_as_a_task() -> None:
+    client = Client(server(), WITH_TASKS)
+    first = (await client.call("greeter"))["result"]
+    assert first["resultType"] == "input_required" and "taskId" not in first
+    answer = {"name": {"action": "accept", "content": {"name": "Alice"}}}
+    second = (
+        await client.request(
+            "tools/call",
+            name="greeter",
+            arguments={},
+            inputResponses=answer,
+            requestState=first["requestState"],
+        )
+    )["result"]
+    assert second["resultType"] == "task"
+    assert not {"requestState", "inputRequests"} & second.keys()
+    done = await client.until(second["taskId"], "completed")
+    assert done["result"]["content"][0]["text"] == "Hello, Alice"
+    # A client without the extension: a required tool refuses it, before any round.
+    assert (await Client(server(), {}).call("greeter"))["error"]["code"] == -32021
 
 
 @run

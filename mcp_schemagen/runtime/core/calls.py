@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..asking.interaction import Channel
 from ..asking.request_state import RequestStateSeal
 from ..jsonrpc import Reply, RpcError
 from ..protocol import INVALID_PARAMS, Revision
@@ -44,9 +45,9 @@ def dispatch_tools(
     return tools
 
 
-# What runs a call as a durable task (runtime/tasks/, when a tool may run as one): the
-# reply (its CreateTaskResult) or None to run it as a plain call.
-AsTask = Callable[[DispatchTool, dict[str, Any], RequestContext], Reply | None]
+# What runs a call as a durable task (runtime/tasks/, when a tool may run as one), given
+# the call's round channel: the reply (its CreateTaskResult) or None for a plain call.
+AsTask = Callable[[DispatchTool, dict[str, Any], RequestContext, Channel | None], Reply | None]
 
 
 class Calls(Serving):
@@ -83,9 +84,10 @@ class Calls(Serving):
             return self.result(request, revision.invalid_arguments(text, problems))
         if self.as_task is not None:
             kwargs = tool.keyword_arguments(arguments)
-            reply = self.as_task(tool, kwargs, request)
+            channel = self.channel(request, name)
+            reply = self.as_task(tool, kwargs, request, channel)
             if reply is not None:
                 return reply
-            return self.run(tool, kwargs, name, request, self.channel(request, name))
+            return self.run(tool, kwargs, name, request, channel)
         channel = self.channel(request, name)
         return self.run(tool, tool.keyword_arguments(arguments), name, request, channel)

@@ -38,12 +38,12 @@ class TaskChannel(Channel):
     """The questions of the task ``task_id``; ``wake`` is set by a ``tasks/update`` this
     worker answered, so a waiting handler need not wait for its next look."""
 
-    __slots__ = ("_store", "_task_id", "_used", "wake")
+    __slots__ = ("_store", "_used", "task_id", "wake")
 
     def __init__(self, capabilities: dict[str, Any], store: TaskStore, task_id: str) -> None:
         super().__init__(capabilities)
         self._store = store
-        self._task_id = task_id
+        self.task_id = task_id
         self._used: set[str] = set()
         self.wake = asyncio.Event()
 
@@ -67,11 +67,11 @@ class TaskChannel(Channel):
         }
         fields.update(status="input_required", lastUpdatedAt=timestamp())
         fields["statusMessage"] = "Waiting for the client to answer " + ", ".join(wire)
-        if not await self._store.write(self._task_id, fields, clear_questions=False):
+        if not await self._store.write(self.task_id, fields, clear_questions=False):
             raise asyncio.CancelledError  # finished meanwhile (cancelled): stop here
         deadline = time.monotonic() + timeout
         while True:
-            record = await self._store.read(self._task_id)
+            record = await self._store.read(self.task_id)
             if record is None or is_finished(record):
                 raise asyncio.CancelledError
             if all("a:" + w in record for w in wire):

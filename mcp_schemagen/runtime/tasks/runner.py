@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
@@ -59,7 +59,8 @@ class TaskRunner:
         self.stamp = stamp
         self.lease_ms = int(lease_seconds * 1000)
         self.renew_seconds = max(lease_seconds / 5, 0.05)
-        self.running: dict[str, tuple[asyncio.Task[None], TaskChannel]] = {}
+        # The tasks this worker runs: their work (cancelled to stop them) and channel.
+        self.running: dict[str, tuple[asyncio.Future[dict[str, str]], TaskChannel]] = {}
 
     def start(
         self,
@@ -68,17 +69,15 @@ class TaskRunner:
         kwargs: Mapping[str, Any],
         request: RequestContext,
     ) -> Reply:
-        """The reply to a tools/call that runs as a task: its ``CreateTaskResult`` once
-        the record is stored."""
+        """The reply to a tools/call that runs as a task from its start: its
+        ``CreateTaskResult`` once the record is stored."""
         return asyncio.ensure_future(self._create(tool, settings, kwargs, request))
 
-    async def _create(
-        self,
-        tool: DispatchTool,
-        settings: TaskSettings,
-        kwargs: Mapping[str, Any],
-        request: RequestContext,
-    ) -> bytes:
+    async def new_task(
+        self, tool: DispatchTool, settings: TaskSettings, request: RequestContext
+    ) -> tuple[bytes, TaskChannel]:
+        """A task stored for ``request``: the ``CreateTaskResult`` that answers it, and the
+        channel its handler asks the client through from now on."""
         task_id = new_task_id()
         record = new_record(
             task_id, owner_of(request), tool.name, settings.ttl_ms, settings.poll_interval_ms,
@@ -87,51 +86,42 @@ class TaskRunner:
         await self.store.create(task_id, record, settings.ttl_ms)
         capabilities = (request.meta or {}).get(META_CLIENT_CAPABILITIES) or {}
         channel = TaskChannel(capabilities, self.store, task_id)
-        running = asyncio.ensure_future(self._run(task_id, tool, kwargs, request, channel))
-        self.running[task_id] = (running, channel)
-        running.add_done_callback(lambda _: self.running.pop(task_id, None))
-        return jsonrpc.result(request.id, create_result(record, self.stamp))
+        return jsonrpc.result(request.id, create_result(record, self.stamp)), channel
 
-    async def _run(
+    async def _create(
         self,
-        task_id: str,
         tool: DispatchTool,
+        settings: TaskSettings,
         kwargs: Mapping[str, Any],
         request: RequestContext,
-        channel: TaskChannel,
-    ) -> None:
-        # The call's own request, on a session of its own: the tools/call was answered,
+    ) -> bytes:
+        created, channel = await self.new_task(tool, settings, request)
+        # The call's own request, on a session of its own: the tools/call is answered,
         # so its notifications (progress, log) have nowhere to go (the extension sends
         # none on tasks) and nothing else shares its id.
-        alone = request._replace(id="task:" + task_id, session=Session())
-        work = asyncio.ensure_future(self._call(tool, kwargs, alone, channel))
-        watch = asyncio.ensure_future(self._heartbeat(task_id, work))
+        alone = request._replace(id="task:" + channel.task_id, session=Session())
+        work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, channel, self.stamp))
+        self.supervise(channel, asyncio.ensure_future(work))
+        return created
+
+    def supervise(self, channel: TaskChannel, work: asyncio.Future[dict[str, str]]) -> None:
+        """Watch ``work`` (the task's handler, its outcome as record fields) until it ends,
+        then write its outcome; meanwhile renew the lease and honour a cancel."""
+        task_id = channel.task_id
+        self.running[task_id] = (work, channel)
+        watching = asyncio.ensure_future(self._watch(task_id, work))
+        watching.add_done_callback(lambda _: self.running.pop(task_id, None))
+
+    async def _watch(self, task_id: str, work: asyncio.Future[dict[str, str]]) -> None:
+        beat = asyncio.ensure_future(self._heartbeat(task_id, work))
         try:
             outcome = await work
         except asyncio.CancelledError:
             outcome = finished("cancelled", CANCELLED_MESSAGE)
         finally:
-            watch.cancel()
+            beat.cancel()
         with contextlib.suppress(StoreUnavailable):  # the lease ends it as lost instead
             await self.store.write(task_id, outcome, clear_questions=True)
-
-    async def _call(
-        self,
-        tool: DispatchTool,
-        kwargs: Mapping[str, Any],
-        request: RequestContext,
-        channel: TaskChannel,
-    ) -> dict[str, str]:
-        try:
-            reply = run_call(tool, kwargs, tool.name, request, channel, self.stamp)
-            response = reply if isinstance(reply, bytes) else await reply  # type: ignore[misc]
-        except RpcError as failure:
-            return finished("failed", failure.message, error=failure.body())
-        message = orjson.loads(response)
-        if "error" in message:
-            error = message["error"]
-            return finished("failed", str(error.get("message", "")), error=error)
-        return finished("completed", None, result=message["result"])
 
     async def _heartbeat(self, task_id: str, work: asyncio.Future[Any]) -> None:
         """Renew the lease; stop the work when a client cancelled it (on any worker) or
@@ -155,3 +145,19 @@ class TaskRunner:
         running = self.running.get(task_id)
         if running is not None:
             running[0].cancel()
+
+
+async def outcome_of(call: Callable[[], Reply]) -> dict[str, str]:
+    """The record fields that end a task whose handler ``call`` answers (the JSON-RPC
+    response the call lifecycle makes): completed with its result, or failed with its
+    JSON-RPC error."""
+    try:
+        reply = call()
+        response = reply if isinstance(reply, bytes) else await reply  # type: ignore[misc]
+    except RpcError as failure:
+        return finished("failed", failure.message, error=failure.body())
+    message = orjson.loads(response)
+    if "error" in message:
+        error = message["error"]
+        return finished("failed", str(error.get("message", "")), error=error)
+    return finished("completed", None, result=message["result"])

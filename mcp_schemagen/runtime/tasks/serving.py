@@ -16,14 +16,19 @@ from typing import Any
 import orjson
 
 from .. import jsonrpc
+from ..asking.interaction import Channel, RoundChannel
 from ..core.dispatch_tool import DispatchTool
+from ..core.lifecycle import run_call
 from ..jsonrpc import Reply, RpcError
 from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, MISSING_REQUIRED_CLIENT_CAPABILITY
 from ..session.request import RequestContext
 from ..shorten import shorten
 from ..store.tasks import now_ms
+from .channel import TaskChannel
+from .handoff import HandoffChannel, first_of
 from .records import EXTENSION, core_of, detailed, is_finished, lost, timestamp
-from .runner import TaskRunner, owner_of
+from .runner import TaskRunner, outcome_of, owner_of
+from .settings import TaskSettings
 
 
 def declares_tasks(meta: Mapping[str, Any] | None) -> bool:
@@ -46,7 +51,11 @@ class Tasks(TaskRunner):
     """Runs tools/call as tasks (runner.py) and answers the tasks/* methods."""
 
     def offer(
-        self, tool: DispatchTool, kwargs: dict[str, Any], request: RequestContext
+        self,
+        tool: DispatchTool,
+        kwargs: dict[str, Any],
+        request: RequestContext,
+        channel: Channel | None,
     ) -> Reply | None:
         """A tools/call's reply when it runs as a task: a task-capable tool called by a
         client that declared the extension (the server decides: always, here); -32021
@@ -56,10 +65,46 @@ class Tasks(TaskRunner):
         if settings is None or not request.revision.stateless:
             return None
         if declares_tasks(request.meta):
+            if settings.started_by_handler and isinstance(channel, RoundChannel):
+                return asyncio.ensure_future(
+                    self._handoff(tool, settings, kwargs, request, channel)
+                )
             return self.start(tool, settings, kwargs, request)
         if settings.required:
             raise missing_extension(f"tool {tool.name!r}")
         return None
+
+    async def _handoff(
+        self,
+        tool: DispatchTool,
+        settings: TaskSettings,
+        kwargs: dict[str, Any],
+        request: RequestContext,
+        round_: RoundChannel,
+    ) -> bytes:
+        """A call run in its own rounds until its handler starts the task (handoff.py)."""
+        handoff: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        started: list[TaskChannel] = []
+
+        async def begin() -> TaskChannel:
+            created, channel = await self.new_task(tool, settings, request)
+            started.append(channel)
+            handoff.set_result(created)
+            return channel
+
+        reply = run_call(
+            tool, kwargs, tool.name, request, HandoffChannel(round_, begin), self.stamp
+        )
+        if isinstance(reply, bytes):
+            return reply  # answered before any task began
+        assert isinstance(reply, asyncio.Task)  # the lifecycle's task of a running call
+        work: asyncio.Task[bytes] = reply
+        if not await first_of(work, handoff):
+            return work.result()
+        # The rest of the run is the task's: no longer this request's to cancel.
+        request.session.forget(request.id, work)
+        self.supervise(started[0], asyncio.ensure_future(outcome_of(lambda: work)))
+        return handoff.result()
 
     def route(self, request: RequestContext) -> Reply:
         if not declares_tasks(request.meta):

@@ -9,7 +9,10 @@ does. What no revision expresses sits beside it, never published:
     "x-mcp-codegen-task": {"ttlMs": 3600000, "pollIntervalMs": 1000}
 
 ``ttlMs``: how long a task's record (and its result) is kept from its creation;
-``pollIntervalMs``: how often clients are asked to poll. The build checks both
+``pollIntervalMs``: how often clients are asked to poll; ``start``: ``"call"`` (the
+default: the task begins with the call) or ``"handler"`` (the handler runs in the call's
+own rounds, asking there, until it calls ``await get_context().start_task()``; if it
+returns first, its result answers the call). The build checks them
 (check/task_checks.py); this module reads them at start-up.
 """
 
@@ -22,7 +25,8 @@ from typing import Any
 TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 SUPPORT_VALUES = ("forbidden", "optional", "required")
 TASK_KEY = "x-mcp-codegen-task"
-TASK_FIELDS = ("ttlMs", "pollIntervalMs")
+TASK_FIELDS = ("ttlMs", "pollIntervalMs", "start")
+START_VALUES = ("call", "handler")
 DEFAULT_TTL_MS = 3_600_000  # an hour: time to come back for a report
 DEFAULT_POLL_INTERVAL_MS = 1_000
 
@@ -34,6 +38,7 @@ class TaskSettings:
     required: bool
     ttl_ms: int = DEFAULT_TTL_MS
     poll_interval_ms: int = DEFAULT_POLL_INTERVAL_MS
+    started_by_handler: bool = False
 
 
 def task_settings(definition: Mapping[str, Any]) -> TaskSettings | None:
@@ -48,6 +53,7 @@ def task_settings(definition: Mapping[str, Any]) -> TaskSettings | None:
         required=support == "required",
         ttl_ms=_positive(extra.get("ttlMs"), DEFAULT_TTL_MS),
         poll_interval_ms=_positive(extra.get("pollIntervalMs"), DEFAULT_POLL_INTERVAL_MS),
+        started_by_handler=extra.get("start") == "handler",
     )
 
 

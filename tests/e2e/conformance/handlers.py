@@ -440,3 +440,13 @@ async def multi_input() -> str | list[ContentBlock]:
     )
     names = [(a.content or {}).get("name") for a in (first, second)]
     return "answered: " + ", ".join(str(n) for n in names)
+
+
+# mcp-codegen tool: "test_tool_with_task"
+async def test_tool_with_task() -> str | list[ContentBlock]:
+    """Asks the user's name in the call's own rounds, then goes on as a task that greets them (tasks-mrtr-composition)"""
+    ctx = get_context()
+    answer = await ctx.elicit("What is your name?", _NAME, key="user_name")
+    await ctx.start_task()  # x-mcp-codegen-task start "handler": the task begins here
+    await asyncio.sleep(0.2)  # the long part, as the task
+    return f"Hello, {(answer.content or {}).get('name')}!"
