@@ -50,7 +50,7 @@ def check_task_fields(source: ToolSource) -> list[Diagnostic]:
             *problems,
             error(file, where, f"{TASK_KEY} must be an object of {', '.join(TASK_FIELDS)}"),
         ]
-    if support not in ("optional", "required"):
+    if support in (None, "forbidden"):  # a misspelt value is reported above
         problems.append(
             error(
                 file,

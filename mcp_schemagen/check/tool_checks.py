@@ -134,8 +134,11 @@ def check_tool(
     source: ToolSource, published: Published, accepted: frozenset[str] = frozenset()
 ) -> list[Diagnostic]:
     """``accepted``: the unknown schema keywords the project accepts (``accept-keywords``)."""
-    problems = check_name(source) + check_fields(source) + check_task_fields(source)
-    problems += check_against_revisions(source, published)
+    tasks = check_task_fields(source)
+    problems = check_name(source) + check_fields(source) + tasks
+    # A bad taskSupport is reported once, by the task checks (with a likely spelling).
+    told = {d.pointer for d in tasks}
+    problems += [d for d in check_against_revisions(source, published) if d.pointer not in told]
     problems += check_schemas(source, accepted)
     problems += check_scopes(source, tuple(published.forms))  # authorization: runtime/auth/
     if "inputSchema" in source.definition:

@@ -295,6 +295,22 @@ def test_the_build_checks_the_task_fields_with_pointers() -> None:
     ) in messages
     assert any("#/x-mcp-codegen-task/ttlMS" in m and "did you mean 'ttlMs'" in m for m in messages)
     assert any("#/x-mcp-codegen-task/pollIntervalMs" in m and "positive" in m for m in messages)
-    assert any("never runs as a task" in m for m in messages)  # taskSupport is not valid
+    assert not any("never runs as a task" in m for m in messages)  # the typo is the fault
+    idle = ToolSource("i.json", "", {"name": "i", "x-mcp-codegen-task": {"ttlMs": 5}})
+    assert any("never runs as a task" in str(d) for d in check_task_fields(idle))
     fine = ToolSource("t.json", "", {"name": "j", "execution": {"taskSupport": "required"}})
     assert check_task_fields(fine) == []
+
+
+def test_task_support_is_published_exactly_per_revision() -> None:
+    published = entry(sleeper, "optional", ttlMs=5000).published
+    assert published["2025-11-25"]["execution"] == {"taskSupport": "optional"}
+    assert "execution" not in published[STATELESS]  # the extension: the server decides
+    for revision in REVISIONS:
+        assert "x-mcp-codegen-task" not in published[revision]
+    capabilities = server().negotiation.capabilities_of
+    assert capabilities(BY_NAME[STATELESS])["extensions"] == {EXTENSION: {}}
+    assert "extensions" not in capabilities(BY_NAME["2025-11-25"])
+    no_tasks = Server(tools=[entry(plain, None)], name="t", version="1", revisions=REVISIONS)
+    assert "extensions" not in no_tasks.negotiation.capabilities_of(BY_NAME[STATELESS])
+    assert no_tasks.tasks is None
