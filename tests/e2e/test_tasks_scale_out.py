@@ -116,6 +116,16 @@ def test_a_task_made_at_one_worker_is_read_at_the_other(deployment: Deployment) 
     assert first["taskId"] == task_id and first["status"] == "working"
     done = until(deployment.b, task_id, "completed")
     assert done["result"]["content"] == [{"type": "text", "text": "computed x after 1 s"}]
+    # What a finished task costs Redis (its record keeps until its TTL).
+    import redis
+
+    client = redis.Redis.from_url(deployment.store)
+    used = client.memory_usage("mcp:task:" + task_id)
+    ttl = client.pttl("mcp:task:" + task_id)
+    client.close()
+    print(f"a completed task's record in Redis: {used} bytes, expiring in {ttl} ms")
+    assert used is not None and used < 2048
+    assert 0 < ttl <= 600_000  # the tool file's ttlMs
 
 
 def test_cancel_sent_to_the_other_worker_stops_the_task(deployment: Deployment) -> None:
