@@ -30,7 +30,7 @@ from .registry import PublishedForms, ToolEntry
 from .session import Session
 from .session.request import RequestContext
 from .subscriptions.serving import Subscriptions
-from .tasks.settings import TASK_METHODS, TaskSettings, task_settings
+from .tasks.settings import ALL_TASK_METHODS, TaskSettings, task_settings
 
 if TYPE_CHECKING:
     from .auth.principal import Principal
@@ -98,7 +98,7 @@ class Server:
             subscriptions=self.subscriptions,
             resources=bool(resources),
             templates=any(r.template is not None for r in resources),
-            task_methods=TASK_METHODS if task_settings else frozenset(),
+            tasks=bool(task_settings),
         )
         self.subscriptions.stamp = self.negotiation.stamp
         self.revisions: tuple[Revision, ...] = self.negotiation.revisions
@@ -230,7 +230,7 @@ class Server:
             ),
             "logging/setLevel": _set_level,
             "ping": lambda request: jsonrpc.result(request.id, {}),
-            **(dict.fromkeys(TASK_METHODS, self.tasks.route) if self.tasks else {}),
+            **(dict.fromkeys(ALL_TASK_METHODS, self.tasks.route) if self.tasks else {}),
         }
 
     def _route(

@@ -59,7 +59,7 @@ class Negotiation:
         "_prompts",
         "_resource_methods",
         "_subscriptions",
-        "_task_methods",
+        "_tasks",
         "capabilities",
         "instructions",
         "latest",
@@ -82,7 +82,7 @@ class Negotiation:
         subscriptions: Declares | None = None,
         resources: bool = False,
         templates: bool = False,
-        task_methods: frozenset[str] = frozenset(),
+        tasks: bool = False,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -112,10 +112,11 @@ class Negotiation:
             resource_methods = resource_methods | {"completion/complete"}
         self._resource_methods = resource_methods
         self.methods = self.methods | resource_methods
-        # The tasks extension's methods (runtime/tasks/) when a tool may run as a task;
-        # served in the stateless revisions, where the extension is defined.
-        self._task_methods = task_methods
-        self.methods = self.methods | task_methods
+        # Durable tasks' methods (runtime/tasks/) when a tool may run as a task, each
+        # revision its own (Revision.task_methods).
+        self._tasks = tasks
+        if tasks:
+            self.methods = self.methods.union(*(r.task_methods for r in chosen))
         self.instructions = instructions
         self._caching = caching
         self.server_info = {"name": name, "version": version}
@@ -211,7 +212,7 @@ class Negotiation:
             or (self._prompts and method in revision.prompt_methods)
             or method in self._resource_methods
             or (self._subscriptions is not None and method in revision.subscription_methods)
-            or (revision.stateless and method in self._task_methods)
+            or (self._tasks and method in revision.task_methods)
         )
 
     def capabilities_of(self, revision: Revision) -> dict[str, Any]:
@@ -231,8 +232,12 @@ class Negotiation:
                 declared["completions"] = {}
         if self._subscriptions is not None:
             declared = self._subscriptions.declare(declared)
-        if self._task_methods and revision.stateless:
-            extended: dict[str, Any] = {**declared, "extensions": {TASKS_EXTENSION: {}}}
+        if self._tasks and revision.task_methods:
+            extended: dict[str, Any] = dict(declared)
+            if revision.stateless:  # the tasks extension (SEP-2663)
+                extended["extensions"] = {TASKS_EXTENSION: {}}
+            else:  # 2025-11-25's experimental form: tools/call may be a task
+                extended["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
             return extended
         return declared
 

@@ -24,13 +24,22 @@ from .. import jsonrpc
 from ..core.dispatch_tool import DispatchTool
 from ..core.lifecycle import run_call
 from ..jsonrpc import Reply, RpcError
-from ..protocol import META_CLIENT_CAPABILITIES
+from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES
 from ..session import Session
 from ..session.request import RequestContext
+from ..shorten import shorten
 from ..store import StoreUnavailable
 from ..store.tasks import MemoryTaskStore, TaskStore, now_ms
 from .channel import TaskChannel
-from .records import create_result, finished, new_record, new_task_id
+from .records import (
+    core_of,
+    create_result,
+    finished,
+    is_finished,
+    lost,
+    new_record,
+    new_task_id,
+)
 from .settings import TaskSettings
 
 LEASE_SECONDS = float(os.environ.get("MCP_TASK_LEASE_SECONDS", "10"))
@@ -75,9 +84,9 @@ class TaskRunner:
 
     async def new_task(
         self, tool: DispatchTool, settings: TaskSettings, request: RequestContext
-    ) -> tuple[bytes, TaskChannel]:
-        """A task stored for ``request``: the ``CreateTaskResult`` that answers it, and the
-        channel its handler asks the client through from now on."""
+    ) -> tuple[dict[str, str], TaskChannel]:
+        """A task stored for ``request``: its record as created, and the channel its
+        handler asks the client through from now on (2026-07-28)."""
         task_id = new_task_id()
         record = new_record(
             task_id, owner_of(request), tool.name, settings.ttl_ms, settings.poll_interval_ms,
@@ -85,8 +94,7 @@ class TaskRunner:
         )  # fmt: skip
         await self.store.create(task_id, record, settings.ttl_ms)
         capabilities = (request.meta or {}).get(META_CLIENT_CAPABILITIES) or {}
-        channel = TaskChannel(capabilities, self.store, task_id)
-        return jsonrpc.result(request.id, create_result(record, self.stamp)), channel
+        return record, TaskChannel(capabilities, self.store, task_id)
 
     async def _create(
         self,
@@ -95,14 +103,14 @@ class TaskRunner:
         kwargs: Mapping[str, Any],
         request: RequestContext,
     ) -> bytes:
-        created, channel = await self.new_task(tool, settings, request)
+        record, channel = await self.new_task(tool, settings, request)
         # The call's own request, on a session of its own: the tools/call is answered,
         # so its notifications (progress, log) have nowhere to go (the extension sends
         # none on tasks) and nothing else shares its id.
         alone = request._replace(id="task:" + channel.task_id, session=Session())
         work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, channel, self.stamp))
         self.supervise(channel, asyncio.ensure_future(work))
-        return created
+        return jsonrpc.result(request.id, create_result(record, self.stamp))
 
     def supervise(self, channel: TaskChannel, work: asyncio.Future[dict[str, str]]) -> None:
         """Watch ``work`` (the task's handler, its outcome as record fields) until it ends,
@@ -139,6 +147,17 @@ class TaskRunner:
             if not alive:
                 work.cancel()
                 return
+
+    async def record(self, request: RequestContext, task_id: str) -> dict[str, str]:
+        """The task's record, for its owner only; a task whose worker died ended now."""
+        record = await self.store.read(task_id)
+        if record is None or core_of(record)["owner"] != owner_of(request):
+            raise RpcError(INVALID_PARAMS, f"Task not found: {shorten(task_id)}")
+        if not is_finished(record) and int(record.get("lease", "0")) < now_ms():
+            # The worker running it stopped renewing: it died. End it, once, as lost.
+            await self.store.end_if_lost(task_id, lost(), now_ms())
+            record = await self.store.read(task_id) or record
+        return record
 
     def cancel_here(self, task_id: str) -> None:
         """Stop the task at once when this worker runs it."""

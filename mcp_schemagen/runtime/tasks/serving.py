@@ -22,12 +22,11 @@ from ..core.lifecycle import run_call
 from ..jsonrpc import Reply, RpcError
 from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES, MISSING_REQUIRED_CLIENT_CAPABILITY
 from ..session.request import RequestContext
-from ..shorten import shorten
-from ..store.tasks import now_ms
+from . import legacy
 from .channel import TaskChannel
 from .handoff import HandoffChannel, first_of
-from .records import EXTENSION, core_of, detailed, is_finished, lost, timestamp
-from .runner import TaskRunner, outcome_of, owner_of
+from .records import EXTENSION, create_result, detailed, is_finished, timestamp
+from .runner import TaskRunner, outcome_of
 from .settings import TaskSettings
 
 
@@ -62,7 +61,9 @@ class Tasks(TaskRunner):
         for a tool that must run as one, called by a client that did not; None: a plain
         call (a session revision's client, or a tool that may run either way)."""
         settings = self.settings.get(tool.name)
-        if settings is None or not request.revision.stateless:
+        if not request.revision.stateless:
+            return legacy.offer(self, tool, settings, kwargs, request)
+        if settings is None:
             return None
         if declares_tasks(request.meta):
             if settings.started_by_handler and isinstance(channel, RoundChannel):
@@ -87,9 +88,9 @@ class Tasks(TaskRunner):
         started: list[TaskChannel] = []
 
         async def begin() -> TaskChannel:
-            created, channel = await self.new_task(tool, settings, request)
+            record, channel = await self.new_task(tool, settings, request)
             started.append(channel)
-            handoff.set_result(created)
+            handoff.set_result(jsonrpc.result(request.id, create_result(record, self.stamp)))
             return channel
 
         reply = run_call(
@@ -107,6 +108,8 @@ class Tasks(TaskRunner):
         return handoff.result()
 
     def route(self, request: RequestContext) -> Reply:
+        if not request.revision.stateless:
+            return legacy.route(self, request)
         if not declares_tasks(request.meta):
             raise missing_extension(request.method)
         task_id = request.params.get("taskId")
@@ -121,19 +124,9 @@ class Tasks(TaskRunner):
             return asyncio.ensure_future(self._update(request, task_id, responses))
         return asyncio.ensure_future(self._cancel(request, task_id))
 
-    async def _record(self, request: RequestContext, task_id: str) -> dict[str, str]:
-        record = await self.store.read(task_id)
-        if record is None or core_of(record)["owner"] != owner_of(request):
-            raise RpcError(INVALID_PARAMS, f"Task not found: {shorten(task_id)}")
-        if not is_finished(record) and int(record.get("lease", "0")) < now_ms():
-            # The worker running it stopped renewing: it died. End it, once, as lost.
-            await self.store.end_if_lost(task_id, lost(), now_ms())
-            record = await self.store.read(task_id) or record
-        return record
-
     async def _get(self, request: RequestContext, task_id: str) -> bytes:
         try:
-            record = await self._record(request, task_id)
+            record = await self.record(request, task_id)
         except RpcError as failure:
             return jsonrpc.error(request.id, failure)
         return jsonrpc.result(request.id, detailed(record, self.stamp))
@@ -142,7 +135,7 @@ class Tasks(TaskRunner):
         self, request: RequestContext, task_id: str, responses: dict[str, Any]
     ) -> bytes:
         try:
-            await self._record(request, task_id)
+            await self.record(request, task_id)
         except RpcError as failure:
             return jsonrpc.error(request.id, failure)
         answers = {key: orjson.dumps(value).decode() for key, value in responses.items()}
@@ -155,7 +148,7 @@ class Tasks(TaskRunner):
 
     async def _cancel(self, request: RequestContext, task_id: str) -> bytes:
         try:
-            record = await self._record(request, task_id)
+            record = await self.record(request, task_id)
         except RpcError as failure:
             return jsonrpc.error(request.id, failure)
         if not is_finished(record):  # a finished task's cancel is the same ack

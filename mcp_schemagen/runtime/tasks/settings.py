@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
+# Every revision's task methods (Revision.task_methods says which a revision serves).
+ALL_TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel", "tasks/result"})
 SUPPORT_VALUES = ("forbidden", "optional", "required")
 TASK_KEY = "x-mcp-codegen-task"
 TASK_FIELDS = ("ttlMs", "pollIntervalMs", "start")
