@@ -314,3 +314,27 @@ def test_task_support_is_published_exactly_per_revision() -> None:
     no_tasks = Server(tools=[entry(plain, None)], name="t", version="1", revisions=REVISIONS)
     assert "extensions" not in no_tasks.negotiation.capabilities_of(BY_NAME[STATELESS])
     assert no_tasks.tasks is None
+
+
+@run
+async def test_tasks_past_a_bound_are_refused_with_a_clear_error() -> None:
+    srv = server()
+    assert srv.tasks is not None
+    srv.tasks.max_running, srv.tasks.max_per_principal = 3, 2
+    principal = {"who": "alice"}
+    srv.principal_of = lambda: Principal(principal["who"], None, frozenset(), "iss", {})
+    client = Client(srv, WITH_TASKS)
+    first = [(await client.call("sleeper", seconds=30))["result"]["taskId"] for _ in range(2)]
+    refused = (await client.call("sleeper", seconds=30))["error"]
+    assert refused["code"] == -32000 and "Too many tasks of yours" in refused["message"]
+    principal["who"] = "bob"
+    third = (await client.call("sleeper", seconds=30))["result"]["taskId"]
+    full = (await client.call("sleeper", seconds=30))["error"]
+    assert "MCP_TASK_MAX_RUNNING" in full["message"]
+    await client.request("tasks/cancel", taskId=third)
+    await client.until(third, "cancelled")
+    await asyncio.sleep(0.01)  # the finished task is no longer counted
+    assert (await client.call("sleeper", seconds=0))["result"]["resultType"] == "task"
+    principal["who"] = "alice"
+    for task_id in first:
+        await client.request("tasks/cancel", taskId=task_id)

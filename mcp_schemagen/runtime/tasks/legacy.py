@@ -80,7 +80,10 @@ async def _create(
     kwargs: Mapping[str, Any],
     request: RequestContext,
 ) -> bytes:
-    record, channel = await tasks.new_task(tool, settings, request)
+    try:
+        record, channel = await tasks.new_task(tool, settings, request)
+    except RpcError as failure:  # past a bound
+        return jsonrpc.error(request.id, failure)
     # The session's own channel asks the client; the call's id is the task's, so a later
     # request reusing the tools/call's id is not mistaken for it.
     alone = request._replace(id="task:" + channel.task_id)

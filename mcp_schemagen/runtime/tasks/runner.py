@@ -43,6 +43,11 @@ from .records import (
 from .settings import TaskSettings
 
 LEASE_SECONDS = float(os.environ.get("MCP_TASK_LEASE_SECONDS", "10"))
+# Bounds on the tasks one worker runs at once, and one principal's among them.
+MAX_RUNNING = int(os.environ.get("MCP_TASK_MAX_RUNNING", "1000"))
+MAX_PER_PRINCIPAL = int(os.environ.get("MCP_TASK_MAX_PER_PRINCIPAL", "100"))
+# A task refused for a bound: the JSON-RPC "server error" range (implementation-defined).
+TOO_MANY_TASKS = -32000
 CANCELLED_MESSAGE = "Cancelled at the client's request"
 
 
@@ -62,8 +67,13 @@ class TaskRunner:
         settings: Mapping[str, TaskSettings],
         stamp: Mapping[str, Any],
         lease_seconds: float = LEASE_SECONDS,
+        max_running: int = MAX_RUNNING,
+        max_per_principal: int = MAX_PER_PRINCIPAL,
     ) -> None:
         self.settings = settings
+        self.max_running = max_running
+        self.max_per_principal = max_per_principal
+        self._owners: dict[str, str] = {}  # the owner of each task counted here, by id
         self.store: TaskStore = MemoryTaskStore()
         self.stamp = stamp
         self.lease_ms = int(lease_seconds * 1000)
@@ -88,11 +98,16 @@ class TaskRunner:
         """A task stored for ``request``: its record as created, and the channel its
         handler asks the client through from now on (2026-07-28)."""
         task_id = new_task_id()
+        owner = self._reserve(task_id, owner_of(request))
         record = new_record(
-            task_id, owner_of(request), tool.name, settings.ttl_ms, settings.poll_interval_ms,
+            task_id, owner, tool.name, settings.ttl_ms, settings.poll_interval_ms,
             now_ms() + self.lease_ms,
         )  # fmt: skip
-        await self.store.create(task_id, record, settings.ttl_ms)
+        try:
+            await self.store.create(task_id, record, settings.ttl_ms)
+        except BaseException:
+            self._owners.pop(task_id, None)
+            raise
         capabilities = (request.meta or {}).get(META_CLIENT_CAPABILITIES) or {}
         return record, TaskChannel(capabilities, self.store, task_id)
 
@@ -103,7 +118,10 @@ class TaskRunner:
         kwargs: Mapping[str, Any],
         request: RequestContext,
     ) -> bytes:
-        record, channel = await self.new_task(tool, settings, request)
+        try:
+            record, channel = await self.new_task(tool, settings, request)
+        except RpcError as failure:  # past a bound
+            return jsonrpc.error(request.id, failure)
         # The call's own request, on a session of its own: the tools/call is answered,
         # so its notifications (progress, log) have nowhere to go (the extension sends
         # none on tasks) and nothing else shares its id.
@@ -118,7 +136,28 @@ class TaskRunner:
         task_id = channel.task_id
         self.running[task_id] = (work, channel)
         watching = asyncio.ensure_future(self._watch(task_id, work))
-        watching.add_done_callback(lambda _: self.running.pop(task_id, None))
+        watching.add_done_callback(lambda _: self._done(task_id))
+
+    def _reserve(self, task_id: str, owner: str) -> str:
+        """Count a new task, or refuse it past a bound (this worker's, its principal's)."""
+        if len(self._owners) >= self.max_running:
+            raise RpcError(
+                TOO_MANY_TASKS,
+                f"Too many tasks: this server process runs {len(self._owners)} already"
+                " (MCP_TASK_MAX_RUNNING); try again when some have finished",
+            )
+        if owner and sum(o == owner for o in self._owners.values()) >= self.max_per_principal:
+            raise RpcError(
+                TOO_MANY_TASKS,
+                f"Too many tasks of yours: {self.max_per_principal} are running"
+                " (MCP_TASK_MAX_PER_PRINCIPAL); try again when some have finished",
+            )
+        self._owners[task_id] = owner
+        return owner
+
+    def _done(self, task_id: str) -> None:
+        self.running.pop(task_id, None)
+        self._owners.pop(task_id, None)
 
     async def _watch(self, task_id: str, work: asyncio.Future[dict[str, str]]) -> None:
         beat = asyncio.ensure_future(self._heartbeat(task_id, work))
