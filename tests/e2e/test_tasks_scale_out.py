@@ -72,7 +72,10 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
 _ids = iter(range(1, 1_000_000))
 
 
-def request(url: str, method: str, params: dict[str, Any], *, tasks: bool = True) -> Any:
+def request(
+    url: str, method: str, params: dict[str, Any], *, tasks: bool = True, whole: bool = False
+) -> Any:
+    """The reply's last message (``whole``: the reply, status and all)."""
     capabilities = {"elicitation": {}, "extensions": {EXTENSION: {}}} if tasks else {}
     meta = {
         "io.modelcontextprotocol/protocolVersion": STATELESS,
@@ -90,7 +93,7 @@ def request(url: str, method: str, params: dict[str, Any], *, tasks: bool = True
     if name is not None:
         headers["Mcp-Name"] = name
     reply = exchange(url, body=body, headers=headers)
-    return reply.last
+    return reply if whole else reply.last
 
 
 def create(url: str, tool: str, arguments: dict[str, Any]) -> str:

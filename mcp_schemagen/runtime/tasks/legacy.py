@@ -29,7 +29,7 @@ from ..jsonrpc import Reply, RpcError
 from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
 from ..session.request import RequestContext
 from .records import core_of, finished, is_finished
-from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of
+from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, store_guarded
 from .settings import TaskSettings
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
@@ -70,7 +70,8 @@ def offer(
             text = f"Tool {tool.name} runs only as a task: call it with params.task"
             raise RpcError(METHOD_NOT_FOUND, text)
         return None
-    return asyncio.ensure_future(_create(tasks, tool, settings, kwargs, request))
+    created = _create(tasks, tool, settings, kwargs, request)
+    return asyncio.ensure_future(store_guarded(request.id, created))
 
 
 async def _create(
@@ -97,7 +98,8 @@ def route(tasks: TaskRunner, request: RequestContext) -> Reply:
     if type(task_id) is not str:
         raise RpcError(INVALID_PARAMS, f"{request.method} needs taskId, a string")
     answer = {"tasks/get": _get, "tasks/result": _result, "tasks/cancel": _cancel}
-    return asyncio.ensure_future(answer[request.method](tasks, request, task_id))
+    answered = answer[request.method](tasks, request, task_id)
+    return asyncio.ensure_future(store_guarded(request.id, answered))
 
 
 async def _get(tasks: TaskRunner, request: RequestContext, task_id: str) -> bytes:

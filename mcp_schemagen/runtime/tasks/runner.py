@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import orjson
@@ -23,8 +23,8 @@ import orjson
 from .. import jsonrpc
 from ..core.dispatch_tool import DispatchTool
 from ..core.lifecycle import run_call
-from ..jsonrpc import Reply, RpcError
-from ..protocol import INVALID_PARAMS, META_CLIENT_CAPABILITIES
+from ..jsonrpc import Reply, RequestId, RpcError
+from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, META_CLIENT_CAPABILITIES
 from ..session import Session
 from ..session.request import RequestContext
 from ..shorten import shorten
@@ -90,7 +90,8 @@ class TaskRunner:
     ) -> Reply:
         """The reply to a tools/call that runs as a task from its start: its
         ``CreateTaskResult`` once the record is stored."""
-        return asyncio.ensure_future(self._create(tool, settings, kwargs, request))
+        created = self._create(tool, settings, kwargs, request)
+        return asyncio.ensure_future(store_guarded(request.id, created))
 
     async def new_task(
         self, tool: DispatchTool, settings: TaskSettings, request: RequestContext
@@ -219,3 +220,13 @@ async def outcome_of(call: Callable[[], Reply]) -> dict[str, str]:
         error = message["error"]
         return finished("failed", str(error.get("message", "")), error=error)
     return finished("completed", None, result=message["result"])
+
+
+async def store_guarded(request_id: RequestId, answer: Awaitable[bytes]) -> bytes:
+    """``answer``, or while the store cannot be reached a JSON-RPC error saying so (an
+    exception out of a reply still running would leave the request unanswered)."""
+    try:
+        return await answer
+    except StoreUnavailable as exc:
+        data = {"retryAfterSeconds": exc.retry_after_seconds}
+        return jsonrpc.error(request_id, RpcError(INTERNAL_ERROR, str(exc), data))

@@ -26,7 +26,7 @@ from . import legacy
 from .channel import TaskChannel
 from .handoff import HandoffChannel, first_of
 from .records import EXTENSION, create_result, detailed, is_finished, timestamp
-from .runner import TaskRunner, outcome_of
+from .runner import TaskRunner, outcome_of, store_guarded
 from .settings import TaskSettings
 
 
@@ -116,13 +116,14 @@ class Tasks(TaskRunner):
         if type(task_id) is not str:
             raise RpcError(INVALID_PARAMS, f"{request.method} needs taskId, a string")
         if request.method == "tasks/get":
-            return asyncio.ensure_future(self._get(request, task_id))
+            return asyncio.ensure_future(store_guarded(request.id, self._get(request, task_id)))
         if request.method == "tasks/update":
             responses = request.params.get("inputResponses")
             if type(responses) is not dict:
                 raise RpcError(INVALID_PARAMS, "tasks/update needs inputResponses, an object")
-            return asyncio.ensure_future(self._update(request, task_id, responses))
-        return asyncio.ensure_future(self._cancel(request, task_id))
+            updated = self._update(request, task_id, responses)
+            return asyncio.ensure_future(store_guarded(request.id, updated))
+        return asyncio.ensure_future(store_guarded(request.id, self._cancel(request, task_id)))
 
     async def _get(self, request: RequestContext, task_id: str) -> bytes:
         try:
