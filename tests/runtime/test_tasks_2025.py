@@ -6,6 +6,7 @@ era's methods refused in the other."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import Any
 
@@ -20,7 +21,8 @@ REVISION = "2025-11-25"
 class SessionClient:
     def __init__(self, srv: Server) -> None:
         self.server = srv
-        self.session = srv.session()
+        self.sent: list[dict[str, Any]] = []  # what the server sent: requests, notifications
+        self.session = srv.session(lambda data: self.sent.append(orjson.loads(data)))
         self.ids = itertools.count(1)
 
     async def request(self, method: str, **params: Any) -> dict[str, Any]:
@@ -32,10 +34,26 @@ class SessionClient:
         answer: dict[str, Any] = orjson.loads(reply)
         return answer
 
-    async def open(self) -> dict[str, Any]:
-        return (await self.request("initialize", protocolVersion=REVISION, capabilities={}))[
-            "result"
-        ]
+    async def open(self, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+        opened = await self.request(
+            "initialize", protocolVersion=REVISION, capabilities=capabilities or {}
+        )
+        result: dict[str, Any] = opened["result"]
+        return result
+
+    async def answer(self, count: int, response: dict[str, Any]) -> list[dict[str, Any]]:
+        """Answer the server's requests until ``count`` were asked; return them."""
+        answered: list[dict[str, Any]] = []
+        for _ in range(500):
+            asked = [m for m in self.sent if "method" in m and "id" in m]
+            for message in asked[len(answered) :]:
+                answered.append(message)
+                reply = {"jsonrpc": "2.0", "id": message["id"], "result": response}
+                assert self.server.receive(orjson.dumps(reply), self.session) is None
+            if len(answered) >= count:
+                return answered
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"the server asked {answered}")
 
 
 @run
@@ -91,3 +109,26 @@ async def test_each_era_refuses_the_others_methods() -> None:
     for method in ("tasks/result", "tasks/list"):
         refused = await client.request(method, taskId="x")
         assert refused["error"]["code"] == -32601, (method, STATELESS)
+
+
+@run
+async def test_a_question_inside_a_2025_11_25_task_names_the_task_and_shows_input_required() -> (
+    None
+):
+    client = SessionClient(server())
+    await client.open({"elicitation": {"form": {}}})
+    created = await client.request("tools/call", name="asker", arguments={}, task={})
+    task_id = created["result"]["task"]["taskId"]
+    for _ in range(200):
+        if any("method" in m for m in client.sent):
+            break
+        await asyncio.sleep(0.01)
+    waiting = (await client.request("tasks/get", taskId=task_id))["result"]
+    assert waiting["status"] == "input_required"
+    asked = await client.answer(3, {"action": "decline"})
+    assert [m["method"] for m in asked] == ["elicitation/create"] * 3
+    for message in asked:
+        related = message["params"]["_meta"]["io.modelcontextprotocol/related-task"]
+        assert related == {"taskId": task_id}
+    result = (await client.request("tasks/result", taskId=task_id))["result"]
+    assert result["content"][0]["text"] == "decline ['decline', 'decline']"

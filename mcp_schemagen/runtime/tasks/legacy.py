@@ -11,26 +11,35 @@ The capability declared is ``tasks: {cancel, requests: {tools: {call}}}``, witho
 only authorization gives (SEP-2663 removed ``tasks/list`` for that reason). A
 ``"required"`` tool called without ``params.task`` and a ``"forbidden"`` one called with
 it answer -32601, as that revision says. The handler asks the client as in any session
-call (the session's channel: a request on the session's stream).
+call (a request on the session's stream), the request's ``_meta`` naming the task
+(``io.modelcontextprotocol/related-task``), the task ``input_required`` meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from .. import jsonrpc
+from ..asking.interaction import SessionChannel
 from ..core.dispatch_tool import DispatchTool
 from ..core.lifecycle import run_call
 from ..jsonrpc import Reply, RpcError
-from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
+from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, Revision
+from ..session import Session
 from ..session.request import RequestContext
-from .records import core_of, finished, is_finished
+from ..store import StoreUnavailable
+from ..store.tasks import TaskStore
+from .records import core_of, finished, is_finished, timestamp
 from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, store_guarded
 from .settings import TaskSettings
+
+if TYPE_CHECKING:
+    from ..asking.questions import Question
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 # How often tasks/result looks whether a task finished (it may run on another worker).
@@ -88,9 +97,56 @@ async def _create(
     # The session's own channel asks the client; the call's id is the task's, so a later
     # request reusing the tools/call's id is not mistaken for it.
     alone = request._replace(id="task:" + channel.task_id)
-    work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, None, tasks.stamp))
+    asking = SessionTaskChannel(request.session, tasks.store, channel.task_id)
+    work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, asking, tasks.stamp))
     tasks.supervise(channel, asyncio.ensure_future(work))
     return jsonrpc.result(request.id, {"task": task_of(record)})
+
+
+class _Related:
+    """A question whose request names the task it is asked for (its ``_meta``)."""
+
+    def __init__(self, question: Question, task_id: str) -> None:
+        self._question = question
+        self._task_id = task_id
+        self.method = question.method
+
+    def params(self, revision: Revision) -> dict[str, Any]:
+        params = self._question.params(revision)
+        meta = {**params.get("_meta", {}), RELATED_TASK: {"taskId": self._task_id}}
+        return {**params, "_meta": meta}
+
+    def parse(self, result: Any) -> Any:
+        return self._question.parse(result)
+
+
+class SessionTaskChannel(SessionChannel):
+    """A 2025-11-25 task's questions: asked on the session, as in a plain call, with the
+    task ``input_required`` until the client has answered them all."""
+
+    __slots__ = ("_store", "_task_id")
+
+    def __init__(self, session: Session, store: TaskStore, task_id: str) -> None:
+        super().__init__(session)
+        self._store = store
+        self._task_id = task_id
+
+    async def ask(
+        self, questions: Mapping[str, Question], revision: Revision, timeout: float
+    ) -> dict[str, Any]:
+        waiting = {
+            "status": "input_required",
+            "statusMessage": "Waiting for the client to answer " + ", ".join(questions),
+            "lastUpdatedAt": timestamp(),
+        }
+        await self._store.write(self._task_id, waiting, clear_questions=False)
+        related: dict[str, Any] = {k: _Related(q, self._task_id) for k, q in questions.items()}
+        try:
+            return await super().ask(related, revision, timeout)
+        finally:
+            working = {"status": "working", "lastUpdatedAt": timestamp()}
+            with contextlib.suppress(StoreUnavailable):
+                await self._store.write(self._task_id, working, clear_questions=False)
 
 
 def route(tasks: TaskRunner, request: RequestContext) -> Reply:
