@@ -11,6 +11,7 @@ from typing import Any
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.load.tools import ToolSource
 from mcp_schemagen.runtime.tasks.settings import (
+    ON_LOST_VALUES,
     START_VALUES,
     SUPPORT_VALUES,
     TASK_FIELDS,
@@ -64,11 +65,12 @@ def check_task_fields(source: ToolSource) -> list[Diagnostic]:
         if key not in TASK_FIELDS:
             hint = _did_you_mean(key, TASK_FIELDS) or f"; it may hold {', '.join(TASK_FIELDS)}"
             problems.append(error(file, at, f"unknown {TASK_KEY} field {key!r}{hint}"))
-        elif key == "start":
-            if value not in START_VALUES:
-                hint = _did_you_mean(value, START_VALUES) if isinstance(value, str) else ""
-                choices = " or ".join(map(repr, START_VALUES))
-                problems.append(error(file, at, f"start must be {choices}, not {value!r}{hint}"))
+        elif key in ("start", "onLost"):
+            allowed = START_VALUES if key == "start" else ON_LOST_VALUES
+            if value not in allowed:
+                hint = _did_you_mean(value, allowed) if isinstance(value, str) else ""
+                choices = " or ".join(map(repr, allowed))
+                problems.append(error(file, at, f"{key} must be {choices}, not {value!r}{hint}"))
         elif type(value) is not int or value <= 0:
             problems.append(
                 error(

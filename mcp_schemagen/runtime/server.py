@@ -120,6 +120,7 @@ class Server:
             from .tasks.serving import Tasks  # loaded only by a server with task tools
 
             self.tasks = Tasks(task_settings, stamp)
+            self.tasks.tools = self.tools
             self.calls.as_task = self.tasks.offer
         self._seal = seal
         self._caching = caching

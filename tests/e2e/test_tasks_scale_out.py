@@ -153,43 +153,67 @@ def test_answers_given_at_the_other_worker_reach_the_task(deployment: Deployment
     assert done["result"]["content"][0]["text"] == "deleted x.txt"
 
 
-def test_a_worker_killed_mid_task_leaves_it_failed_as_lost(deployment: Deployment) -> None:
+@contextlib.contextmanager
+def victim(deployment: Deployment) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A third worker on the same Redis, for a test to kill."""
     port = free_port()
     command = http_command(PACKAGE, port, "--store", deployment.store)
-    log = (deployment.folder / "victim.log").open("wb")
-    victim = subprocess.Popen(
-        command,
-        cwd=deployment.root,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, **ENV},
-    )
-    try:
-        wait_ready(port, victim)
-        task_id = create(f"http://127.0.0.1:{port}/mcp", "slow_compute", {"seconds": 60})
+    with (deployment.folder / f"victim-{port}.log").open("wb") as log:
+        process = subprocess.Popen(
+            command, cwd=deployment.root, stdout=log, stderr=subprocess.STDOUT,
+            env={**os.environ, **ENV},
+        )  # fmt: skip
+        try:
+            wait_ready(port, process)
+            yield f"http://127.0.0.1:{port}/mcp", process
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def watch_after_kill(url: str, task_id: str, process: subprocess.Popen[bytes]) -> Any:
+    """Kill the worker running ``task_id``; poll it at ``url`` until it ends: the
+    timeline of statuses (seconds after the kill, status, message) and its last state."""
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+    killed = time.monotonic()
+    timeline: list[tuple[float, str, str]] = []
+    while time.monotonic() - killed < 15:
+        task = request(url, "tasks/get", {"taskId": task_id})["result"]
+        seen = (task["status"], task.get("statusMessage", "")[:40])
+        if not timeline or timeline[-1][1:] != seen:
+            timeline.append((round(time.monotonic() - killed, 2), *seen))
+        if task["status"] in ("completed", "failed", "cancelled"):
+            break
+        time.sleep(0.1)
+    return timeline, task
+
+
+def test_a_worker_killed_mid_task_leaves_it_failed_as_lost(deployment: Deployment) -> None:
+    with victim(deployment) as (url, process):
+        task_id = create(url, "slow_compute", {"seconds": 60})
         assert until(deployment.a, task_id, "working")["status"] == "working"
-        victim.send_signal(signal.SIGKILL)
-        victim.wait(timeout=10)
-        killed = time.monotonic()
-        timeline: list[tuple[float, str]] = []
-        while time.monotonic() - killed < 10:
-            task = request(deployment.a, "tasks/get", {"taskId": task_id})["result"]
-            if not timeline or timeline[-1][1] != task["status"]:
-                timeline.append((round(time.monotonic() - killed, 2), task["status"]))
-            if task["status"] != "working":
-                break
-            time.sleep(0.1)
-        print("after SIGKILL (seconds, status):", timeline)
-        assert task["status"] == "failed", timeline
-        assert task["error"]["code"] == -32603 and "lost" in task["error"]["message"]
-        assert timeline[-1][0] < LEASE_SECONDS + 2  # bounded by the lease, not for ever
-        again = request(deployment.b, "tasks/get", {"taskId": task_id})["result"]
-        assert again["status"] == "failed"  # ended once; every worker sees the same
-    finally:
-        if victim.poll() is None:
-            victim.kill()
-            victim.wait()
-        log.close()
+        timeline, task = watch_after_kill(deployment.a, task_id, process)
+    print("after SIGKILL (seconds, status, message):", timeline)
+    assert task["status"] == "failed", timeline
+    assert task["error"]["code"] == -32603 and "lost" in task["error"]["message"]
+    assert timeline[-1][0] < LEASE_SECONDS + 2  # bounded by the lease, not for ever
+    again = request(deployment.b, "tasks/get", {"taskId": task_id})["result"]
+    assert again["status"] == "failed"  # ended once; every worker sees the same
+
+
+def test_a_task_safe_to_rerun_runs_again_on_another_worker(deployment: Deployment) -> None:
+    with victim(deployment) as (url, process):
+        task_id = create(url, "rerun_compute", {"seconds": 2})
+        assert until(deployment.a, task_id, "working")["status"] == "working"
+        timeline, task = watch_after_kill(deployment.a, task_id, process)
+        victim_pid = process.pid
+    print("after SIGKILL, onLost rerun (seconds, status, message):", timeline)
+    assert [step[1] for step in timeline] == ["working", "working", "completed"], timeline
+    assert timeline[1][2].startswith("Running again (attempt 2 of 3)")
+    assert "statusMessage" not in task  # the run that completed left no stale message
+    assert f"pid {victim_pid})" not in task["result"]["content"][0]["text"]
 
 
 def test_a_client_without_the_extension_reaches_no_task(deployment: Deployment) -> None:

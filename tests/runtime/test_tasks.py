@@ -88,9 +88,15 @@ def entry(handler: Callable[..., Any], support: str | None, **task: int | str) -
     )
 
 
+async def rerunnable(*, seconds: float = 0.05) -> str:
+    await asyncio.sleep(seconds)
+    return f"ran again for {seconds}"
+
+
 def server(ttl_ms: int = 60_000) -> Server:
     tools = [
         entry(sleeper, "optional", ttlMs=ttl_ms, pollIntervalMs=100),
+        entry(rerunnable, "optional", onLost="rerun"),
         entry(broken, "required"),
         entry(asker, "optional"),
         entry(plain, None),
@@ -338,3 +344,28 @@ async def test_tasks_past_a_bound_are_refused_with_a_clear_error() -> None:
     principal["who"] = "alice"
     for task_id in first:
         await client.request("tasks/cancel", taskId=task_id)
+
+
+@run
+async def test_a_lost_task_whose_tool_file_allows_it_runs_again() -> None:
+    srv = server()
+    client = Client(srv, WITH_TASKS)
+    assert srv.tasks is not None
+    store = srv.tasks.store
+    # As a dead worker left it: running, its lease out, its arguments kept.
+    orphan = new_record("again", "", "rerunnable", 60_000, 100, now_ms() - 1, {"seconds": 0.05})
+    await store.create("again", orphan, 60_000)
+    taken = (await client.request("tasks/get", taskId="again"))["result"]
+    assert taken["status"] == "working"
+    assert taken["statusMessage"].startswith("Running again (attempt 2 of 3)")
+    done = await client.until("again", "completed", "failed")
+    assert done["result"]["content"][0]["text"] == "ran again for 0.05"
+    # The last attempt lost too: it ends failed, explained.
+    last = {**orphan, "attempt": "3"}
+    await store.create("last", last, 60_000)
+    failed = (await client.request("tasks/get", taskId="last"))["result"]
+    assert failed["status"] == "failed" and failed["error"]["message"] == LOST_MESSAGE
+    # A tool whose file does not say so is never run again.
+    plain_orphan = new_record("once", "", "sleeper", 60_000, 100, now_ms() - 1, {})
+    await store.create("once", plain_orphan, 60_000)
+    assert (await client.request("tasks/get", taskId="once"))["result"]["status"] == "failed"

@@ -50,7 +50,7 @@ def task_of(record: Mapping[str, str]) -> dict[str, Any]:
     """2025-11-25's ``Task``: ``ttl`` and ``pollInterval``, in milliseconds."""
     core = core_of(record)
     task: dict[str, Any] = {"taskId": core["taskId"], "status": record["status"]}
-    if "statusMessage" in record:
+    if record.get("statusMessage"):  # "" once cleared
         task["statusMessage"] = record["statusMessage"]
     task["createdAt"] = core["createdAt"]
     task["lastUpdatedAt"] = record["lastUpdatedAt"]
@@ -144,7 +144,7 @@ class SessionTaskChannel(SessionChannel):
         try:
             return await super().ask(related, revision, timeout)
         finally:
-            working = {"status": "working", "lastUpdatedAt": timestamp()}
+            working = {"status": "working", "lastUpdatedAt": timestamp(), "statusMessage": ""}
             with contextlib.suppress(StoreUnavailable):
                 await self._store.write(self._task_id, working, clear_questions=False)
 

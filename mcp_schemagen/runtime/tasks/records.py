@@ -38,8 +38,15 @@ def new_task_id() -> str:
 
 
 def new_record(
-    task_id: str, owner: str, tool: str, ttl_ms: int, poll_interval_ms: int, lease: int
+    task_id: str,
+    owner: str,
+    tool: str,
+    ttl_ms: int,
+    poll_interval_ms: int,
+    lease: int,
+    arguments: Any = None,
 ) -> dict[str, str]:
+    """``arguments`` (None: not kept) for a task run again if its worker dies."""
     created = timestamp()
     core = {
         "taskId": task_id,
@@ -49,6 +56,8 @@ def new_record(
         "owner": owner,
         "tool": tool,
     }
+    if arguments is not None:
+        core["arguments"] = arguments
     return {
         "core": orjson.dumps(core).decode(),
         "status": "working",
@@ -66,7 +75,7 @@ def task_of(record: Mapping[str, str]) -> dict[str, Any]:
     """The ``Task`` every shape shares."""
     core = core_of(record)
     task: dict[str, Any] = {"taskId": core["taskId"], "status": record["status"]}
-    if "statusMessage" in record:
+    if record.get("statusMessage"):  # "" once cleared
         task["statusMessage"] = record["statusMessage"]
     task["createdAt"] = core["createdAt"]
     task["lastUpdatedAt"] = record["lastUpdatedAt"]
@@ -98,9 +107,8 @@ def detailed(record: Mapping[str, str], stamp: Mapping[str, Any]) -> dict[str, A
 
 def finished(status: str, message: str | None, **outcome: Any) -> dict[str, str]:
     """The fields that end a task: its status, a message, its result or error."""
-    fields = {"status": status, "lastUpdatedAt": timestamp()}
-    if message is not None:
-        fields["statusMessage"] = message
+    # No message: "" clears one an earlier state left (a record's fields are only set).
+    fields = {"status": status, "lastUpdatedAt": timestamp(), "statusMessage": message or ""}
     for name, value in outcome.items():
         fields[name] = orjson.dumps(value).decode()
     return fields

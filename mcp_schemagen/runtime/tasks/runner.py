@@ -39,6 +39,7 @@ from .records import (
     lost,
     new_record,
     new_task_id,
+    timestamp,
 )
 from .settings import TaskSettings
 
@@ -46,6 +47,8 @@ LEASE_SECONDS = float(os.environ.get("MCP_TASK_LEASE_SECONDS", "10"))
 # Bounds on the tasks one worker runs at once, and one principal's among them.
 MAX_RUNNING = int(os.environ.get("MCP_TASK_MAX_RUNNING", "1000"))
 MAX_PER_PRINCIPAL = int(os.environ.get("MCP_TASK_MAX_PER_PRINCIPAL", "100"))
+# How often a task whose tool file says onLost "rerun" is run in all, at most.
+MAX_ATTEMPTS = 3
 # A task refused for a bound: the JSON-RPC "server error" range (implementation-defined).
 TOO_MANY_TASKS = -32000
 CANCELLED_MESSAGE = "Cancelled at the client's request"
@@ -71,6 +74,7 @@ class TaskRunner:
         max_per_principal: int = MAX_PER_PRINCIPAL,
     ) -> None:
         self.settings = settings
+        self.tools: Mapping[str, DispatchTool] = {}  # set by the server: for a task run again
         self.max_running = max_running
         self.max_per_principal = max_per_principal
         self._owners: dict[str, str] = {}  # the owner of each task counted here, by id
@@ -100,9 +104,10 @@ class TaskRunner:
         handler asks the client through from now on (2026-07-28)."""
         task_id = new_task_id()
         owner = self._reserve(task_id, owner_of(request))
+        arguments = request.params.get("arguments") or {} if settings.rerun_if_lost else None
         record = new_record(
             task_id, owner, tool.name, settings.ttl_ms, settings.poll_interval_ms,
-            now_ms() + self.lease_ms,
+            now_ms() + self.lease_ms, arguments,
         )  # fmt: skip
         try:
             await self.store.create(task_id, record, settings.ttl_ms)
@@ -194,10 +199,51 @@ class TaskRunner:
         if record is None or core_of(record)["owner"] != owner_of(request):
             raise RpcError(INVALID_PARAMS, f"Task not found: {shorten(task_id)}")
         if not is_finished(record) and int(record.get("lease", "0")) < now_ms():
-            # The worker running it stopped renewing: it died. End it, once, as lost.
-            await self.store.end_if_lost(task_id, lost(), now_ms())
+            # The worker running it stopped renewing: it died. Run it again here when its
+            # tool file says that is safe, else end it, once, as lost.
+            if not await self._rerun_if_lost(task_id, record, request):
+                await self.store.end_if_lost(task_id, lost(), now_ms())
             record = await self.store.read(task_id) or record
         return record
+
+    async def _rerun_if_lost(
+        self, task_id: str, record: dict[str, str], request: RequestContext
+    ) -> bool:
+        core = core_of(record)
+        settings, tool = self.settings.get(core["tool"]), self.tools.get(core["tool"])
+        attempt = int(record.get("attempt", "1"))
+        if settings is None or not settings.rerun_if_lost or tool is None:
+            return False
+        if "arguments" not in core or attempt >= MAX_ATTEMPTS:
+            return False
+        fields = {
+            "status": "working",
+            "statusMessage": f"Running again (attempt {attempt + 1} of {MAX_ATTEMPTS}): the"
+            " server process running it stopped before it finished",
+            "lastUpdatedAt": timestamp(),
+            "lease": str(now_ms() + self.lease_ms),
+            "attempt": str(attempt + 1),
+        }
+        if await self.store.end_if_lost(task_id, fields, now_ms()):  # this worker took it
+            self._run_again(task_id, core["owner"], tool, core["arguments"], request)
+        return True  # taken here, or by another reader a moment ago
+
+    def _run_again(
+        self,
+        task_id: str,
+        owner: str,
+        tool: DispatchTool,
+        arguments: dict[str, Any],
+        request: RequestContext,
+    ) -> None:
+        self._owners[task_id] = owner
+        capabilities = (request.meta or {}).get(META_CLIENT_CAPABILITIES) or {}
+        channel = TaskChannel(capabilities, self.store, task_id)
+        asking = channel if request.revision.stateless else None
+        alone = request._replace(id="task:" + task_id, session=Session(), params={})
+        kwargs = tool.keyword_arguments(arguments)
+        work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, asking, self.stamp))
+        self.supervise(channel, asyncio.ensure_future(work))
 
     def cancel_here(self, task_id: str) -> None:
         """Stop the task at once when this worker runs it."""

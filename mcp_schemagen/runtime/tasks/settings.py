@@ -12,7 +12,10 @@ does. What no revision expresses sits beside it, never published:
 ``pollIntervalMs``: how often clients are asked to poll; ``start``: ``"call"`` (the
 default: the task begins with the call) or ``"handler"`` (the handler runs in the call's
 own rounds, asking there, until it calls ``await get_context().start_task()``; if it
-returns first, its result answers the call). The build checks them
+returns first, its result answers the call); ``onLost``: ``"fail"`` (the default: a task
+whose worker died ends ``failed``) or ``"rerun"`` (safe to run again: the first worker
+that finds it lost runs it again from its arguments, up to three attempts in all; the
+arguments are then kept in the task's record). The build checks them
 (check/task_checks.py); this module reads them at start-up.
 """
 
@@ -26,8 +29,9 @@ from typing import Any
 ALL_TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel", "tasks/result"})
 SUPPORT_VALUES = ("forbidden", "optional", "required")
 TASK_KEY = "x-mcp-codegen-task"
-TASK_FIELDS = ("ttlMs", "pollIntervalMs", "start")
+TASK_FIELDS = ("ttlMs", "pollIntervalMs", "start", "onLost")
 START_VALUES = ("call", "handler")
+ON_LOST_VALUES = ("fail", "rerun")
 DEFAULT_TTL_MS = 3_600_000  # an hour: time to come back for a report
 DEFAULT_POLL_INTERVAL_MS = 1_000
 
@@ -40,6 +44,7 @@ class TaskSettings:
     ttl_ms: int = DEFAULT_TTL_MS
     poll_interval_ms: int = DEFAULT_POLL_INTERVAL_MS
     started_by_handler: bool = False
+    rerun_if_lost: bool = False
 
 
 def task_settings(definition: Mapping[str, Any]) -> TaskSettings | None:
@@ -55,6 +60,7 @@ def task_settings(definition: Mapping[str, Any]) -> TaskSettings | None:
         ttl_ms=_positive(extra.get("ttlMs"), DEFAULT_TTL_MS),
         poll_interval_ms=_positive(extra.get("pollIntervalMs"), DEFAULT_POLL_INTERVAL_MS),
         started_by_handler=extra.get("start") == "handler",
+        rerun_if_lost=extra.get("onLost") == "rerun",
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import sys
 from typing import Any
 
@@ -450,3 +451,10 @@ async def test_tool_with_task() -> str | list[ContentBlock]:
     await ctx.start_task()  # x-mcp-codegen-task start "handler": the task begins here
     await asyncio.sleep(0.2)  # the long part, as the task
     return f"Hello, {(answer.content or {}).get('name')}!"
+
+
+# mcp-codegen tool: "rerun_compute"
+async def rerun_compute(*, seconds: float) -> str | list[ContentBlock]:
+    """Sleeps the given seconds, then says so; safe to run again, so a task lost with its worker runs again elsewhere (tasks scale-out test)"""
+    await asyncio.sleep(seconds)
+    return f"computed after {seconds:g} s (pid {os.getpid()})"
