@@ -67,9 +67,8 @@ class Tasks(TaskRunner):
             return None
         if declares_tasks(request.meta):
             if settings.started_by_handler and isinstance(channel, RoundChannel):
-                return asyncio.ensure_future(
-                    self._handoff(tool, settings, kwargs, request, channel)
-                )
+                handoff = self._handoff(tool, settings, kwargs, request, channel)
+                return asyncio.ensure_future(store_guarded(request.id, handoff))
             return self.start(tool, settings, kwargs, request)
         if settings.required:
             raise missing_extension(f"tool {tool.name!r}")
