@@ -14,6 +14,7 @@ import orjson
 
 from mcp_schemagen.runtime.server import Server
 from tests.runtime.test_tasks import STATELESS, WITH_TASKS, Client, run, server
+from tests.support.spec_check import spec
 
 REVISION = "2025-11-25"
 
@@ -132,3 +133,19 @@ async def test_a_question_inside_a_2025_11_25_task_names_the_task_and_shows_inpu
         assert related == {"taskId": task_id}
     result = (await client.request("tasks/result", taskId=task_id))["result"]
     assert result["content"][0]["text"] == "decline ['decline', 'decline']"
+
+
+@run
+async def test_every_2025_11_25_task_reply_is_exactly_that_revisions_shape() -> None:
+    exact = spec(REVISION).assert_exact
+    client = SessionClient(server())
+    exact(await client.open(), "InitializeResult")
+    created = await client.request("tools/call", name="sleeper", arguments={}, task={})
+    exact(created["result"], "CreateTaskResult")
+    task_id = created["result"]["task"]["taskId"]
+    exact((await client.request("tasks/get", taskId=task_id))["result"], "GetTaskResult")
+    exact((await client.request("tasks/result", taskId=task_id))["result"], "CallToolResult")
+    exact((await client.request("tasks/get", taskId=task_id))["result"], "GetTaskResult")
+    running = await client.request("tools/call", name="sleeper", arguments={"seconds": 9}, task={})
+    cancel = await client.request("tasks/cancel", taskId=running["result"]["task"]["taskId"])
+    exact(cancel["result"], "CancelTaskResult")
