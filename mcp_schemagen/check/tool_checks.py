@@ -13,6 +13,7 @@ from mcp_schemagen.check.header_checks import check_mcp_headers
 from mcp_schemagen.check.schema_checks import check_schema, generator_instruction_warnings
 from mcp_schemagen.check.schema_lint import lint_schema
 from mcp_schemagen.check.scope_checks import check_scopes
+from mcp_schemagen.check.task_checks import check_task_fields
 from mcp_schemagen.check.vocabulary import icon_diagnostics, unknown_annotation, unknown_key
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load import specs
@@ -139,8 +140,11 @@ def check_tool(
     source: Source, published: Published, accepted: frozenset[str] = frozenset()
 ) -> list[Diagnostic]:
     """``accepted``: the unknown schema keywords the project accepts (``accept-keywords``)."""
-    problems = check_name(source) + check_fields(source)
-    problems += check_against_revisions(source, published)
+    tasks = check_task_fields(source)
+    problems = check_name(source) + check_fields(source) + tasks
+    # A bad taskSupport is reported once, by the task checks (with a likely spelling).
+    told = {d.pointer for d in tasks}
+    problems += [d for d in check_against_revisions(source, published) if d.pointer not in told]
     problems += check_schemas(source, accepted)
     problems += check_scopes(source, tuple(published.forms))  # authorization: runtime/auth/
     if "inputSchema" in source.definition:

@@ -19,6 +19,7 @@ from mcp_schemagen.runtime.core.completion import COMPLETE_KEY
 from mcp_schemagen.runtime.protocol import REVISIONS
 from mcp_schemagen.runtime.protocol.resources import RESOURCE_FIELDS, TEMPLATE_FIELDS
 from mcp_schemagen.runtime.resources.table import FILE_KEY, SCHEMA_KEY
+from mcp_schemagen.runtime.tasks.settings import TASK_KEY
 
 PREFIX = "x-mcp-codegen-"
 
@@ -58,6 +59,12 @@ OWN_KEYS: Mapping[str, OwnKey] = {
             ("tool",),
             "the HTTP call of an operation `mcp-codegen import openapi` wrote (method, path,"
             " server, where each parameter goes): the build generates the call; never published",
+        ),
+        OwnKey(
+            TASK_KEY,
+            ("tool",),
+            "how a tool runs as a task where no revision says it: ttlMs, pollIntervalMs, start"
+            " (call or handler), onLost (fail or rerun); never published",
         ),
     )
 }

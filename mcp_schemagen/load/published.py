@@ -27,7 +27,7 @@ _CONSEQUENCES = {
     "annotations": "the tool without annotations (no read-only/destructive hints)",
     "title": "the tool without title (clients show the name)",
     "icons": "the tool without icons",
-    "execution": "the tool without execution (task support is not advertised)",
+    "execution": "the tool without execution: they call it as a plain call, never as a task",
     "_meta": "the tool without _meta",
 }
 # A revision whose tools/call result is a bare JSON value (2024-10-07's toolResult).
@@ -60,6 +60,8 @@ def publish(definition: dict[str, Any], revisions: tuple[str, ...]) -> Published
         forms[name], lost = BY_NAME[name].publish_tool(definition)
         bare = "toolResult" in BY_NAME[name].call_result_fields
         for field, reason in lost:
+            if field == "execution" and BY_NAME[name].stateless:
+                continue  # the tasks extension decides per request (runtime/tasks/)
             if reason == "object-root":
                 consequence = _OBJECT_ROOT
             elif field == "outputSchema" and bare:

@@ -88,6 +88,15 @@ class Context(Asking):
             self._asking = SessionChannel(self._session)
         return self._asking
 
+    async def start_task(self) -> bool:
+        """Go on as a durable task from here: for a tool whose file says
+        ``"x-mcp-codegen-task": {"start": "handler"}``, called by a client that declared
+        the tasks extension, the tools/call is answered now with the task, and questions
+        asked after this become the task's ``input_required`` state (those before it were
+        answered in the call's own rounds). False, and nothing changes, anywhere else."""
+        begin = getattr(self._asking, "begin_task", None)
+        return False if begin is None else bool(await begin())
+
     def close_stream(self) -> None:
         """Over HTTP (2025-11-25), end this call's SSE stream now; the client reconnects
         with ``Last-Event-ID`` and receives what follows, from any worker. Elsewhere a

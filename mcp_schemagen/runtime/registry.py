@@ -105,6 +105,11 @@ class PublishedForms(Mapping[str, Mapping[str, Any]]):
     def __contains__(self, name: object) -> bool:
         return name in self._revisions  # without deriving the form
 
+    @property
+    def definition(self) -> Mapping[str, Any]:
+        """The tool as its author wrote it (what no revision publishes included)."""
+        return self._definition
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._revisions)
 

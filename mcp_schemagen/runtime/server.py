@@ -26,10 +26,11 @@ from .core.listing import DEFAULT_CACHE_SCOPE, DEFAULT_TTL_MS, ListCaching, List
 from .core.negotiation import Negotiation, log_rank_of
 from .jsonrpc import Reply, RequestId, RpcError, Send
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
-from .registry import ToolEntry
+from .registry import PublishedForms, ToolEntry
 from .session import Session
 from .session.request import RequestContext
 from .subscriptions.serving import Subscriptions
+from .tasks.settings import ALL_TASK_METHODS, TaskSettings, task_settings
 
 if TYPE_CHECKING:
     from .auth.principal import Principal
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from .prompts.table import PromptEntry
     from .resources.serving import Resources
     from .resources.table import ResourceEntry
+    from .tasks.serving import Tasks
 
 SUBSCRIPTION_METHODS = frozenset(
     {"resources/subscribe", "resources/unsubscribe", "subscriptions/listen"}
@@ -85,6 +87,7 @@ class Server:
             subscribe=subscribe and bool(resources),
             stamp={},
         )
+        task_settings = _task_settings(tools)
         self.negotiation = Negotiation(
             revisions,
             name=name,
@@ -95,6 +98,7 @@ class Server:
             subscriptions=self.subscriptions,
             resources=bool(resources),
             templates=any(r.template is not None for r in resources),
+            tasks=bool(task_settings),
         )
         self.subscriptions.stamp = self.negotiation.stamp
         self.revisions: tuple[Revision, ...] = self.negotiation.revisions
@@ -110,6 +114,14 @@ class Server:
         )
         seal = request_state or RequestStateSeal.from_environment()  # 2026-07-28
         self.calls = Calls(self.tools, stamp, seal)
+        # Durable tasks (runtime/tasks/, the tasks extension) when a tool may run as one.
+        self.tasks: Tasks | None = None
+        if task_settings:
+            from .tasks.serving import Tasks  # loaded only by a server with task tools
+
+            self.tasks = Tasks(task_settings, stamp)
+            self.tasks.tools = self.tools
+            self.calls.as_task = self.tasks.offer
         self._seal = seal
         self._caching = caching
         self._page_size = page_size
@@ -219,6 +231,7 @@ class Server:
             ),
             "logging/setLevel": _set_level,
             "ping": lambda request: jsonrpc.result(request.id, {}),
+            **(dict.fromkeys(ALL_TASK_METHODS, self.tasks.route) if self.tasks else {}),
         }
 
     def _route(
@@ -250,6 +263,21 @@ class Server:
         if type(ref) is dict and ref.get("type") == "ref/resource":
             return self.resources.complete(request)
         return self.prompts.complete(request)
+
+
+def _task_settings(tools: Sequence[ToolEntry]) -> dict[str, TaskSettings]:
+    """The settings of each tool whose file lets it run as a task, by name."""
+    found = {}
+    for entry in tools:
+        published = entry.published
+        if isinstance(published, PublishedForms):
+            definition: Any = published.definition
+        else:  # forms given whole (tests): the one that publishes execution, if any
+            definition = next((f for f in published.values() if "execution" in f), {})
+        settings = task_settings(definition)
+        if settings is not None:
+            found[entry.name] = settings
+    return found
 
 
 def _set_level(request: RequestContext) -> Reply:

@@ -5,9 +5,10 @@ revision's CallToolResult (a failure is an ``isError`` result: DispatchTool.fail
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..asking.interaction import Channel
 from ..asking.request_state import RequestStateSeal
 from ..jsonrpc import Reply, RpcError
 from ..protocol import INVALID_PARAMS, Revision
@@ -44,10 +45,15 @@ def dispatch_tools(
     return tools
 
 
+# What runs a call as a durable task (runtime/tasks/, when a tool may run as one), given
+# the call's round channel: the reply (its CreateTaskResult) or None for a plain call.
+AsTask = Callable[[DispatchTool, dict[str, Any], RequestContext, Channel | None], Reply | None]
+
+
 class Calls(Serving):
     """Runs tools/call requests against ``tools``."""
 
-    __slots__ = ("tools",)
+    __slots__ = ("as_task", "tools")
 
     def __init__(
         self,
@@ -57,6 +63,7 @@ class Calls(Serving):
     ) -> None:
         super().__init__(stamp, request_state)
         self.tools = tools
+        self.as_task: AsTask | None = None
 
     def call(self, request: RequestContext) -> Reply:
         params, revision = request.params, request.revision
@@ -75,5 +82,12 @@ class Calls(Serving):
         if problems is not None:
             text = f"Invalid arguments for tool {name}: " + "; ".join(problems)
             return self.result(request, revision.invalid_arguments(text, problems))
+        if self.as_task is not None:
+            kwargs = tool.keyword_arguments(arguments)
+            channel = self.channel(request, name)
+            reply = self.as_task(tool, kwargs, request, channel)
+            if reply is not None:
+                return reply
+            return self.run(tool, kwargs, name, request, channel)
         channel = self.channel(request, name)
         return self.run(tool, tool.keyword_arguments(arguments), name, request, channel)

@@ -40,6 +40,8 @@ class Declares(Protocol):
     def declare(self, capabilities: dict[str, Any]) -> dict[str, Any]: ...
 
 
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+
 # The revision a request is answered in, its ``_meta`` (None when absent or not an object)
 # and the log level it asked for (None: follow the session's logging/setLevel). A plain
 # tuple: every request makes one, and a NamedTuple costs a third of a tools/list.
@@ -57,6 +59,7 @@ class Negotiation:
         "_prompts",
         "_resource_methods",
         "_subscriptions",
+        "_tasks",
         "capabilities",
         "instructions",
         "latest",
@@ -79,6 +82,7 @@ class Negotiation:
         subscriptions: Declares | None = None,
         resources: bool = False,
         templates: bool = False,
+        tasks: bool = False,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -108,6 +112,11 @@ class Negotiation:
             resource_methods = resource_methods | {"completion/complete"}
         self._resource_methods = resource_methods
         self.methods = self.methods | resource_methods
+        # Durable tasks' methods (runtime/tasks/) when a tool may run as a task, each
+        # revision its own (Revision.task_methods).
+        self._tasks = tasks
+        if tasks:
+            self.methods = self.methods.union(*(r.task_methods for r in chosen))
         self.instructions = instructions
         self._caching = caching
         self.server_info = {"name": name, "version": version}
@@ -203,6 +212,7 @@ class Negotiation:
             or (self._prompts and method in revision.prompt_methods)
             or method in self._resource_methods
             or (self._subscriptions is not None and method in revision.subscription_methods)
+            or (self._tasks and method in revision.task_methods)
         )
 
     def capabilities_of(self, revision: Revision) -> dict[str, Any]:
@@ -222,6 +232,13 @@ class Negotiation:
                 declared["completions"] = {}
         if self._subscriptions is not None:
             declared = self._subscriptions.declare(declared)
+        if self._tasks and revision.task_methods:
+            extended: dict[str, Any] = dict(declared)
+            if revision.stateless:  # the tasks extension (SEP-2663)
+                extended["extensions"] = {TASKS_EXTENSION: {}}
+            else:  # 2025-11-25's experimental form: tools/call may be a task
+                extended["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
+            return extended
         return declared
 
     def unsupported(self, requested: Any) -> RpcError:

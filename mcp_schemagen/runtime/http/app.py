@@ -39,6 +39,7 @@ from ..server import Server
 from ..session.admission import Slots
 from ..store import Store, StoreUnavailable
 from ..store.url import open_store
+from ..tasks.stores import task_store_for
 from .auth_setup import guard_for
 from .endpoint import JSON, HttpRequest, Responder
 from .headers import accepts, decode_headers, host_allowed, origin_allowed, param_headers
@@ -135,6 +136,8 @@ class McpHttpApp:
             try:
                 await self.store.start()
                 self.server.subscriptions.start(self.store)  # notices cross workers by it
+                if self.server.tasks is not None:  # tasks live where the sessions do
+                    self.server.tasks.store = task_store_for(self.store)
             except BaseException as exc:
                 self._started.set_exception(exc)
                 self._started.exception()  # raised below: no "never retrieved" at exit

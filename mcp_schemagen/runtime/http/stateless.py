@@ -39,6 +39,8 @@ from .stream import CallChannel, answer, settle
 HEADER_MISMATCH = -32020
 # Methods whose target the Mcp-Name header mirrors, and where the body names it.
 _NAMED = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
+# The tasks extension's methods name their task (SEP-2663, "Routing Headers").
+_NAMED.update(dict.fromkeys(("tasks/get", "tasks/update", "tasks/cancel"), "taskId"))
 # Refusals before a revision is known take the stateless era's error form (whether or not
 # this server speaks it: the client spoke it).
 _ERROR_FORM = next(r for r in reversed(REVISIONS) if r.stateless)

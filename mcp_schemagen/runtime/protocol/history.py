@@ -123,6 +123,9 @@ class Revision2025_11_25(Revision2025_06_18):
     sampling_fields = Revision2025_06_18.sampling_fields | {"tools", "toolChoice"}
     content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK | {"icons"})
     progress_fields = Revision2025_06_18.progress_fields | {"_meta"}
+    # tasks/list is not served: without a principal no scope keeps one client's tasks
+    # from another's (SEP-2663 removed it for that reason).
+    task_methods = frozenset({"tasks/get", "tasks/result", "tasks/cancel"})
 
     def invalid_arguments(self, text: str, problems: list[str]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": text}], "isError": True}
@@ -142,6 +145,7 @@ class Revision2026_07_28(Revision2025_11_25):
     name = "2026-07-28"
     stateless = True
     methods = frozenset({"server/discover", "tools/list", "tools/call"})
+    task_methods = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
     tool_fields = Revision2025_11_25.tool_fields - {"execution"}
     call_result_fields = Revision2025_11_25.call_result_fields | {"resultType"}
     list_result_fields = Revision2025_11_25.list_result_fields | {

@@ -100,6 +100,9 @@ class Revision:
         }
     )
     missing_capability_is_error: bool = False
+    # The methods of durable tasks (runtime/tasks/), served where a tool may run as one:
+    # 2025-11-25's experimental form, then the tasks extension (SEP-2663).
+    task_methods: frozenset[str] = frozenset()
     # Prompts (served only by a project that has prompt files): the methods, the fields of
     # a Prompt and of a PromptArgument, and whether `completions` is a capability to
     # declare (before 2025-03-26 completion/complete exists without one).
@@ -128,6 +131,8 @@ class Revision:
         published: dict[str, Any] = {}
         omitted: list[Omission] = []
         for key, value in definition.items():
+            if key.startswith("x-mcp-codegen-"):
+                continue  # the generator's own (a task's TTL): never published
             if key not in self.tool_fields:
                 omitted.append(Omission(key, "undefined"))
             elif key == "outputSchema" and not self.publishes_output_schema(value):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import sys
 from typing import Any
 
@@ -390,3 +391,70 @@ def test_trigger_prompt_change() -> str | list[ContentBlock]:
 def read_template_data(*, id: str) -> ResourceReturn:
     """A resource template with parameter substitution"""
     return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"})
+
+
+# ------------------------------------------------------------------ durable tasks (tasks-*)
+
+_CONFIRM = _form({"confirm": {"type": "boolean"}, "name": {"type": "string"}})
+
+
+# mcp-codegen tool: "greet"
+def greet(*, name: str) -> str | list[ContentBlock]:
+    """Says hello (sync only: never a task; tasks-* scenarios)"""
+    return f"Hello, {name}!"
+
+
+# mcp-codegen tool: "slow_compute"
+async def slow_compute(*, seconds: float, label: str | None = None) -> str | list[ContentBlock]:
+    """Sleeps the given seconds, then says so; may run as a task (tasks-* scenarios)"""
+    await asyncio.sleep(seconds)
+    return f"computed {label or 'result'} after {seconds:g} s"
+
+
+# mcp-codegen tool: "failing_job"
+def failing_job() -> str | list[ContentBlock]:
+    """Always ends in a tool error (isError); runs only as a task (tasks-* scenarios)"""
+    raise ToolError("failing_job failed, as it always does")
+
+
+# mcp-codegen tool: "protocol_error_job"
+def protocol_error_job() -> str | list[ContentBlock]:
+    """Always fails with a JSON-RPC error; may run as a task (tasks-* scenarios)"""
+    raise ProtocolError(-32603, "protocol_error_job failed with a JSON-RPC error")
+
+
+# mcp-codegen tool: "confirm_delete"
+async def confirm_delete(*, filename: str) -> str | list[ContentBlock]:
+    """Asks the user to confirm deleting a file; may run as a task (tasks-mrtr-input)"""
+    answer = await get_context().elicit(f"Delete {filename}?", _CONFIRM, key="confirm")
+    confirmed = answer.accepted and (answer.content or {}).get("confirm") is True
+    return f"deleted {filename}" if confirmed else f"kept {filename}"
+
+
+# mcp-codegen tool: "multi_input"
+async def multi_input() -> str | list[ContentBlock]:
+    """Asks two questions at once; may run as a task (tasks-mrtr-input)"""
+    ctx = get_context()
+    first, second = await asyncio.gather(
+        ctx.elicit("First name?", _CONFIRM, key="first"),
+        ctx.elicit("Second name?", _CONFIRM, key="second"),
+    )
+    names = [(a.content or {}).get("name") for a in (first, second)]
+    return "answered: " + ", ".join(str(n) for n in names)
+
+
+# mcp-codegen tool: "test_tool_with_task"
+async def test_tool_with_task() -> str | list[ContentBlock]:
+    """Asks the user's name in the call's own rounds, then goes on as a task that greets them (tasks-mrtr-composition)"""
+    ctx = get_context()
+    answer = await ctx.elicit("What is your name?", _NAME, key="user_name")
+    await ctx.start_task()  # x-mcp-codegen-task start "handler": the task begins here
+    await asyncio.sleep(0.2)  # the long part, as the task
+    return f"Hello, {(answer.content or {}).get('name')}!"
+
+
+# mcp-codegen tool: "rerun_compute"
+async def rerun_compute(*, seconds: float) -> str | list[ContentBlock]:
+    """Sleeps the given seconds, then says so; safe to run again, so a task lost with its worker runs again elsewhere (tasks scale-out test)"""
+    await asyncio.sleep(seconds)
+    return f"computed after {seconds:g} s (pid {os.getpid()})"

@@ -1,0 +1,113 @@
+"""Durable tasks in Redis: every worker on one Redis reads and changes every task.
+
+Each record is a hash at ``PREFIX + "task:" + ID`` with the record's TTL; each change
+that depends on what is there (finished tasks never change; answers only for questions
+still open; a lost task ended only once) is one Lua script, so two workers racing see one
+order. The hash layout is store/tasks.py's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import StoreUnavailable
+from .redis_store import RedisStore
+from .tasks import TaskStore
+
+_TERMINAL_TEST = "local s = redis.call('HGET', KEYS[1], 'status') "
+_FINISHED = (
+    "if s == false or s == 'completed' or s == 'failed' or s == 'cancelled' then return 0 end "
+)
+_CLEAR_QUESTIONS = (
+    "for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do "
+    "if string.sub(f, 1, 2) == 'q:' then redis.call('HDEL', KEYS[1], f) end end "
+)
+
+# ARGV: clear ("1"/"0"), then field, value pairs.
+_WRITE = (
+    _TERMINAL_TEST + _FINISHED + "if ARGV[1] == '1' then " + _CLEAR_QUESTIONS + "end "
+    "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return 1"
+)
+# ARGV: updatedAt, then key, answer pairs.
+_ANSWER = (
+    _TERMINAL_TEST + _FINISHED + "for i = 2, #ARGV, 2 do "
+    "if redis.call('HDEL', KEYS[1], 'q:' .. ARGV[i]) == 1 then "
+    "redis.call('HSET', KEYS[1], 'a:' .. ARGV[i], ARGV[i + 1]) end end "
+    "if s == 'input_required' then "
+    "for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do "
+    "if string.sub(f, 1, 2) == 'q:' then return 1 end end "
+    "redis.call('HSET', KEYS[1], 'status', 'working', 'lastUpdatedAt', ARGV[1]) "
+    "redis.call('HDEL', KEYS[1], 'statusMessage') end return 1"
+)
+_CANCEL = _TERMINAL_TEST + _FINISHED + "redis.call('HSET', KEYS[1], 'cancel', '1') return 1"
+# ARGV: now (ms), then field, value pairs.
+_END_IF_LOST = (
+    _TERMINAL_TEST
+    + _FINISHED
+    + "if tonumber(redis.call('HGET', KEYS[1], 'lease') or '0') >= tonumber(ARGV[1]) then "
+    "return 0 end "
+    + _CLEAR_QUESTIONS
+    + "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return 1"
+)
+
+
+class RedisTaskStore(TaskStore):
+    """Tasks in the Redis of ``store`` (its connection pool and key prefix)."""
+
+    def __init__(self, store: RedisStore) -> None:
+        self._store = store
+        self._redis: Any = store._redis  # one pool for sessions and tasks
+        self._prefix = store.prefix + "task:"
+        self._scripts = {
+            name: self._redis.register_script(text)
+            for name, text in (
+                ("write", _WRITE),
+                ("answer", _ANSWER),
+                ("cancel", _CANCEL),
+                ("lost", _END_IF_LOST),
+            )
+        }
+
+    def _key(self, task_id: str) -> str:
+        return self._prefix + task_id
+
+    async def _run(self, script: str, task_id: str, args: list[str]) -> bool:
+        with self._store._unavailable():
+            return bool(await self._scripts[script](keys=[self._key(task_id)], args=args))
+
+    async def create(self, task_id: str, fields: dict[str, str], ttl_ms: int) -> None:
+        with self._store._unavailable():
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.hset(self._key(task_id), mapping=fields)
+                pipe.pexpire(self._key(task_id), ttl_ms)
+                await pipe.execute()
+
+    async def read(self, task_id: str) -> dict[str, str] | None:
+        with self._store._unavailable():
+            raw = await self._redis.hgetall(self._key(task_id))
+        if not raw:
+            return None
+        return {_text(k): _text(v) for k, v in raw.items()}
+
+    async def write(self, task_id: str, fields: dict[str, str], *, clear_questions: bool) -> bool:
+        return await self._run("write", task_id, ["1" if clear_questions else "0", *_pairs(fields)])
+
+    async def answer(self, task_id: str, answers: dict[str, str], updated_at: str) -> None:
+        await self._run("answer", task_id, [updated_at, *_pairs(answers)])
+
+    async def request_cancel(self, task_id: str) -> None:
+        await self._run("cancel", task_id, [])
+
+    async def end_if_lost(self, task_id: str, fields: dict[str, str], now: int) -> bool:
+        return await self._run("lost", task_id, [str(now), *_pairs(fields)])
+
+
+def _pairs(fields: dict[str, str]) -> list[str]:
+    return [item for pair in fields.items() for item in pair]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+__all__ = ["RedisTaskStore", "StoreUnavailable"]

@@ -1,0 +1,132 @@
+"""Where durable tasks live (the tasks extension, runtime/tasks/): one record per task,
+readable and changeable by every worker that shares the store.
+
+A record is a flat map of strings, the shape of a Redis hash, so each change is one
+atomic step in Redis (a short Lua script) and the same step under a lock-free event loop
+in memory:
+
+- ``core``: the facts fixed at creation (JSON: taskId, createdAt, ttlMs, pollIntervalMs,
+  owner, tool), written once;
+- ``status``, ``statusMessage``, ``lastUpdatedAt``: where the task is now;
+- ``result`` or ``error``: the final JSON-RPC result or error, as JSON text;
+- ``q:KEY``: a question the handler is waiting on (its inputRequest, JSON text);
+  ``a:KEY``: the client's answer to it, moved there by ``answer``;
+- ``cancel``: "1" once a client asked to cancel;
+- ``lease``: until when (ms since the epoch) the worker running it vouches for it; a
+  reader that finds a task not finished and its lease run out ends it as lost.
+
+A finished task (completed, failed, cancelled) never changes again: every write but the
+first that finishes it is refused. Records expire with their TTL.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class TaskStore:
+    """The operations tasks need; ``MemoryTaskStore`` for one process,
+    ``RedisTaskStore`` (store/redis_tasks.py) for every worker on one Redis."""
+
+    async def create(self, task_id: str, fields: dict[str, str], ttl_ms: int) -> None:
+        raise NotImplementedError
+
+    async def read(self, task_id: str) -> dict[str, str] | None:
+        raise NotImplementedError
+
+    async def write(self, task_id: str, fields: dict[str, str], *, clear_questions: bool) -> bool:
+        """Set ``fields`` unless the task is finished (False then, or when it is gone);
+        ``clear_questions`` drops every outstanding ``q:`` question first."""
+        raise NotImplementedError
+
+    async def answer(self, task_id: str, answers: dict[str, str], updated_at: str) -> None:
+        """Move each answer whose question is outstanding to ``a:KEY`` (others are
+        ignored, as the extension asks); with none left open the task works again."""
+        raise NotImplementedError
+
+    async def request_cancel(self, task_id: str) -> None:
+        raise NotImplementedError
+
+    async def end_if_lost(self, task_id: str, fields: dict[str, str], now: int) -> bool:
+        """Finish a task with ``fields`` if it is not finished and its lease ran out."""
+        raise NotImplementedError
+
+
+class MemoryTaskStore(TaskStore):
+    """This process's tasks; expired ones are dropped when next touched or swept."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, dict[str, str]] = {}
+        self._expires: dict[str, float] = {}
+
+    def _live(self, task_id: str) -> dict[str, str] | None:
+        record = self._records.get(task_id)
+        if record is not None and self._expires[task_id] <= time.monotonic():
+            self._sweep()
+            return None
+        return record
+
+    def _sweep(self) -> None:
+        now = time.monotonic()
+        for task_id in [t for t, at in self._expires.items() if at <= now]:
+            del self._records[task_id], self._expires[task_id]
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    async def create(self, task_id: str, fields: dict[str, str], ttl_ms: int) -> None:
+        if len(self._records) % 256 == 0:
+            self._sweep()
+        self._records[task_id] = dict(fields)
+        self._expires[task_id] = time.monotonic() + ttl_ms / 1000
+
+    async def read(self, task_id: str) -> dict[str, str] | None:
+        record = self._live(task_id)
+        return None if record is None else dict(record)
+
+    async def write(self, task_id: str, fields: dict[str, str], *, clear_questions: bool) -> bool:
+        record = self._live(task_id)
+        if record is None or record.get("status") in TERMINAL:
+            return False
+        if clear_questions:
+            for key in [k for k in record if k.startswith("q:")]:
+                del record[key]
+        record.update(fields)
+        return True
+
+    async def answer(self, task_id: str, answers: dict[str, str], updated_at: str) -> None:
+        record = self._live(task_id)
+        if record is None or record.get("status") in TERMINAL:
+            return
+        for key, value in answers.items():
+            if record.pop("q:" + key, None) is not None:
+                record["a:" + key] = value
+        if record.get("status") == "input_required" and not any(k.startswith("q:") for k in record):
+            record["status"] = "working"
+            record.pop("statusMessage", None)
+            record["lastUpdatedAt"] = updated_at
+
+    async def request_cancel(self, task_id: str) -> None:
+        record = self._live(task_id)
+        if record is not None and record.get("status") not in TERMINAL:
+            record["cancel"] = "1"
+
+    async def end_if_lost(self, task_id: str, fields: dict[str, str], now: int) -> bool:
+        record = self._live(task_id)
+        if record is None or record.get("status") in TERMINAL:
+            return False
+        if int(record.get("lease", "0")) >= now:
+            return False
+        return await self.write(task_id, fields, clear_questions=True)
+
+
+def record_size(record: dict[str, Any]) -> int:
+    """Bytes of a record's keys and values (what a task costs the store, roughly)."""
+    return sum(len(k) + len(str(v)) for k, v in record.items())

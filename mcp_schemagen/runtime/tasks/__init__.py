@@ -1,0 +1,1 @@
+"""Durable tasks: the tasks extension (SEP-2663) on the store every worker shares."""

@@ -1,0 +1,201 @@
+"""The experimental tasks of 2025-11-25 (basic/utilities/tasks), for clients of that
+revision: a ``tools/call`` with ``params.task`` answers ``{"task": Task}``;
+``tasks/get`` answers the ``Task``; ``tasks/result`` waits until the task is finished and
+answers what the call would have (its result, with the related-task ``_meta``, or its
+JSON-RPC error); ``tasks/cancel`` cancels it and answers the cancelled ``Task`` (-32602
+for one already finished). The records, workers and leases are the extension's
+(runner.py): one task store serves both eras.
+
+The capability declared is ``tasks: {cancel, requests: {tools: {call}}}``, without
+``list``: a list needs a scope that keeps one client's tasks from another's, which
+only authorization gives (SEP-2663 removed ``tasks/list`` for that reason). A
+``"required"`` tool called without ``params.task`` and a ``"forbidden"`` one called with
+it answer -32601, as that revision says. The handler asks the client as in any session
+call (a request on the session's stream), the request's ``_meta`` naming the task
+(``io.modelcontextprotocol/related-task``), the task ``input_required`` meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from .. import jsonrpc
+from ..asking.interaction import SessionChannel
+from ..core.dispatch_tool import DispatchTool
+from ..core.lifecycle import run_call
+from ..jsonrpc import Reply, RpcError
+from ..protocol import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, Revision
+from ..session import Session
+from ..session.request import RequestContext
+from ..store import StoreUnavailable
+from ..store.tasks import TaskStore
+from .records import core_of, finished, is_finished, timestamp
+from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, store_guarded
+from .settings import TaskSettings
+
+if TYPE_CHECKING:
+    from ..asking.questions import Question
+
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+# How often tasks/result looks whether a task finished (it may run on another worker).
+RESULT_POLL_SECONDS = 0.1
+
+
+def task_of(record: Mapping[str, str]) -> dict[str, Any]:
+    """2025-11-25's ``Task``: ``ttl`` and ``pollInterval``, in milliseconds."""
+    core = core_of(record)
+    task: dict[str, Any] = {"taskId": core["taskId"], "status": record["status"]}
+    if record.get("statusMessage"):  # "" once cleared
+        task["statusMessage"] = record["statusMessage"]
+    task["createdAt"] = core["createdAt"]
+    task["lastUpdatedAt"] = record["lastUpdatedAt"]
+    task["ttl"] = core["ttlMs"]
+    task["pollInterval"] = core["pollIntervalMs"]
+    return task
+
+
+def offer(
+    tasks: TaskRunner,
+    tool: DispatchTool,
+    settings: TaskSettings | None,
+    kwargs: Mapping[str, Any],
+    request: RequestContext,
+) -> Reply | None:
+    """The reply to a 2025-11-25 tools/call that runs as a task; None: a plain call."""
+    if "tasks/get" not in request.revision.task_methods:
+        return None  # before 2025-11-25: no tasks at all
+    wanted = type(request.params.get("task")) is dict
+    if settings is None:
+        if wanted:
+            raise RpcError(METHOD_NOT_FOUND, f"Tool {tool.name} does not run as a task")
+        return None
+    if not wanted:
+        if settings.required:
+            text = f"Tool {tool.name} runs only as a task: call it with params.task"
+            raise RpcError(METHOD_NOT_FOUND, text)
+        return None
+    created = _create(tasks, tool, settings, kwargs, request)
+    return asyncio.ensure_future(store_guarded(request.id, created))
+
+
+async def _create(
+    tasks: TaskRunner,
+    tool: DispatchTool,
+    settings: TaskSettings,
+    kwargs: Mapping[str, Any],
+    request: RequestContext,
+) -> bytes:
+    try:
+        record, channel = await tasks.new_task(tool, settings, request)
+    except RpcError as failure:  # past a bound
+        return jsonrpc.error(request.id, failure)
+    # The session's own channel asks the client; the call's id is the task's, so a later
+    # request reusing the tools/call's id is not mistaken for it.
+    alone = request._replace(id="task:" + channel.task_id)
+    asking = SessionTaskChannel(request.session, tasks.store, channel.task_id)
+    work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, asking, tasks.stamp))
+    tasks.supervise(channel, asyncio.ensure_future(work))
+    return jsonrpc.result(request.id, {"task": task_of(record)})
+
+
+class _Related:
+    """A question whose request names the task it is asked for (its ``_meta``)."""
+
+    def __init__(self, question: Question, task_id: str) -> None:
+        self._question = question
+        self._task_id = task_id
+        self.method = question.method
+
+    def params(self, revision: Revision) -> dict[str, Any]:
+        params = self._question.params(revision)
+        meta = {**params.get("_meta", {}), RELATED_TASK: {"taskId": self._task_id}}
+        return {**params, "_meta": meta}
+
+    def parse(self, result: Any) -> Any:
+        return self._question.parse(result)
+
+
+class SessionTaskChannel(SessionChannel):
+    """A 2025-11-25 task's questions: asked on the session, as in a plain call, with the
+    task ``input_required`` until the client has answered them all."""
+
+    __slots__ = ("_store", "_task_id")
+
+    def __init__(self, session: Session, store: TaskStore, task_id: str) -> None:
+        super().__init__(session)
+        self._store = store
+        self._task_id = task_id
+
+    async def ask(
+        self, questions: Mapping[str, Question], revision: Revision, timeout: float
+    ) -> dict[str, Any]:
+        waiting = {
+            "status": "input_required",
+            "statusMessage": "Waiting for the client to answer " + ", ".join(questions),
+            "lastUpdatedAt": timestamp(),
+        }
+        await self._store.write(self._task_id, waiting, clear_questions=False)
+        related: dict[str, Any] = {k: _Related(q, self._task_id) for k, q in questions.items()}
+        try:
+            return await super().ask(related, revision, timeout)
+        finally:
+            working = {"status": "working", "lastUpdatedAt": timestamp(), "statusMessage": ""}
+            with contextlib.suppress(StoreUnavailable):
+                await self._store.write(self._task_id, working, clear_questions=False)
+
+
+def route(tasks: TaskRunner, request: RequestContext) -> Reply:
+    task_id = request.params.get("taskId")
+    if type(task_id) is not str:
+        raise RpcError(INVALID_PARAMS, f"{request.method} needs taskId, a string")
+    answer = {"tasks/get": _get, "tasks/result": _result, "tasks/cancel": _cancel}
+    answered = answer[request.method](tasks, request, task_id)
+    return asyncio.ensure_future(store_guarded(request.id, answered))
+
+
+async def _get(tasks: TaskRunner, request: RequestContext, task_id: str) -> bytes:
+    try:
+        record = await tasks.record(request, task_id)
+    except RpcError as failure:
+        return jsonrpc.error(request.id, failure)
+    return jsonrpc.result(request.id, task_of(record))
+
+
+async def _result(tasks: TaskRunner, request: RequestContext, task_id: str) -> bytes:
+    """What the call would have answered, once the task is finished."""
+    try:
+        record = await tasks.record(request, task_id)
+        while not is_finished(record):
+            await asyncio.sleep(RESULT_POLL_SECONDS)
+            record = await tasks.record(request, task_id)
+    except RpcError as failure:
+        return jsonrpc.error(request.id, failure)
+    related = {RELATED_TASK: {"taskId": task_id}}
+    if record["status"] == "completed":
+        result = orjson.loads(record["result"])
+        result["_meta"] = {**result.get("_meta", {}), **related}
+        return jsonrpc.result(request.id, result)
+    if record["status"] == "failed":
+        error = orjson.loads(record["error"])
+        return jsonrpc.error(
+            request.id, RpcError(error["code"], error["message"], error.get("data"))
+        )
+    return jsonrpc.error(request.id, RpcError(INTERNAL_ERROR, f"Task {task_id} was cancelled"))
+
+
+async def _cancel(tasks: TaskRunner, request: RequestContext, task_id: str) -> bytes:
+    try:
+        record = await tasks.record(request, task_id)
+    except RpcError as failure:
+        return jsonrpc.error(request.id, failure)
+    ended = finished("cancelled", CANCELLED_MESSAGE)
+    if is_finished(record) or not await tasks.store.write(task_id, ended, clear_questions=True):
+        text = f"Task {task_id} is already {record['status']}: it cannot be cancelled"
+        return jsonrpc.error(request.id, RpcError(INVALID_PARAMS, text))
+    tasks.cancel_here(task_id)  # elsewhere, the running worker's heartbeat sees it ended
+    return jsonrpc.result(request.id, task_of({**record, **ended}))
