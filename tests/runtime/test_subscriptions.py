@@ -326,7 +326,7 @@ def test_hubs_of_two_workers_share_notices_through_redis_and_survive_a_restart(
             hubs[1].announce(("tools", None))  # retried in the background, never raised
             await asyncio.sleep(0.5)
             redis.start()
-            assert await until(lambda: all(s._subscribed.is_set() for s in stores))  # type: ignore[attr-defined]
+            assert await until(lambda: all(s._subscriber.subscribed.is_set() for s in stores))  # type: ignore[attr-defined]
             for notes in heard:
                 notes.clear()
             hubs[1].announce(("updated", OTHER))
