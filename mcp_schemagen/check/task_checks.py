@@ -9,7 +9,6 @@ import difflib
 from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
-from mcp_schemagen.source import Source
 from mcp_schemagen.runtime.tasks.settings import (
     ON_LOST_VALUES,
     START_VALUES,
@@ -17,6 +16,7 @@ from mcp_schemagen.runtime.tasks.settings import (
     TASK_FIELDS,
     TASK_KEY,
 )
+from mcp_schemagen.source import Source
 
 
 def _did_you_mean(value: str, known: tuple[str, ...]) -> str:

@@ -14,7 +14,6 @@ from typing import Any
 import orjson
 
 from mcp_schemagen.check.task_checks import check_task_fields
-from mcp_schemagen.source import Source
 from mcp_schemagen.runtime.asking.questions import form
 from mcp_schemagen.runtime.auth.principal import Principal
 from mcp_schemagen.runtime.context import get_context
@@ -24,6 +23,7 @@ from mcp_schemagen.runtime.result import ToolError
 from mcp_schemagen.runtime.server import Server
 from mcp_schemagen.runtime.store.tasks import now_ms
 from mcp_schemagen.runtime.tasks.records import LOST_MESSAGE, new_record
+from mcp_schemagen.source import Source
 
 STATELESS = "2026-07-28"
 REVISIONS = ["2025-11-25", STATELESS]
@@ -285,7 +285,8 @@ async def test_a_task_whose_worker_stopped_renewing_ends_failed_as_lost() -> Non
 
 
 def test_the_build_checks_the_task_fields_with_pointers() -> None:
-    source = Source("tool", 
+    source = Source(
+        "tool",
         "tools/job.json",
         "",
         {
