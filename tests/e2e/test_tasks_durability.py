@@ -9,7 +9,6 @@ while a task runs, and the task acknowledged before is still there after, and en
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +20,6 @@ from tests.e2e.test_tasks_scale_out import ENV, PACKAGE, create, request, until
 from tests.support.http_server import (
     CONFORMANCE_PROJECT,
     REDIS,
-    START_TIMEOUT_S,
     RedisServer,
     build_project,
     free_port,
@@ -40,33 +38,7 @@ TASKS = 1_000
 class PersistentRedis(RedisServer):
     """The test harness's private redis-server, persisting every write to its folder."""
 
-    def start(self) -> None:
-        assert REDIS is not None and self.process is None
-        self.process = subprocess.Popen(
-            [
-                REDIS, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
-                "--save", "", "--appendonly", "yes", "--appendfsync", "always",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while request_ok(self.url) is False:
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
-
-
-def request_ok(url: str) -> bool:
-    import redis
-
-    client = redis.Redis.from_url(url, socket_connect_timeout=1)
-    try:
-        return bool(client.ping())
-    except redis.RedisError:
-        return False
-    finally:
-        client.close()
+    persistence = ("--appendonly", "yes", "--appendfsync", "always")
 
 
 @contextlib.contextmanager

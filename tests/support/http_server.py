@@ -93,8 +93,12 @@ def http_command(package: str, port: int, *extra: str) -> list[str]:
 
 
 class RedisServer:
-    """A private redis-server on 127.0.0.1 (no persistence) that a test may stop (kill -9)
-    and start again on the same port, as an outage does."""
+    """A private redis-server on 127.0.0.1 (no persistence unless a subclass asks) that a
+    test may stop (kill -9) and start again on the same port, as an outage does."""
+
+    # What it keeps on disk: nothing by default; a test that restarts Redis and must find
+    # its data again persists every write (appendonly, fsync always).
+    persistence: tuple[str, ...] = ("--appendonly", "no")
 
     def __init__(self, folder: Path) -> None:
         assert REDIS is not None
@@ -109,7 +113,7 @@ class RedisServer:
         self.process = subprocess.Popen(
             [
                 REDIS, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
-                "--save", "", "--appendonly", "no", "--protected-mode", "yes",
+                "--save", "", *self.persistence, "--protected-mode", "yes",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -122,9 +126,11 @@ class RedisServer:
                     if probe.recv(16).startswith(b"+PONG"):
                         return
             except OSError:
-                if time.monotonic() > deadline or self.process.poll() is not None:
-                    raise RuntimeError("redis-server did not start") from None
-                time.sleep(0.05)
+                pass
+            # Not listening yet, or still loading its data (-LOADING): wait, within bounds.
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
 
     def kill(self) -> None:
         if self.process is not None:

@@ -34,7 +34,8 @@ from ..session import Session
 from ..session.request import RequestContext
 from ..store import StoreUnavailable
 from ..store.tasks import TaskStore
-from .records import core_of, finished, is_finished, timestamp
+from .records import finished, is_finished, timestamp
+from .records import task_of as shared_task_of
 from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, store_guarded
 from .settings import TaskSettings
 
@@ -47,16 +48,12 @@ RESULT_POLL_SECONDS = 0.1
 
 
 def task_of(record: Mapping[str, str]) -> dict[str, Any]:
-    """2025-11-25's ``Task``: ``ttl`` and ``pollInterval``, in milliseconds."""
-    core = core_of(record)
-    task: dict[str, Any] = {"taskId": core["taskId"], "status": record["status"]}
-    if record.get("statusMessage"):  # "" once cleared
-        task["statusMessage"] = record["statusMessage"]
-    task["createdAt"] = core["createdAt"]
-    task["lastUpdatedAt"] = record["lastUpdatedAt"]
-    task["ttl"] = core["ttlMs"]
-    task["pollInterval"] = core["pollIntervalMs"]
-    return task
+    """2025-11-25's ``Task``: the shape the extension's shares, its lifetimes named ``ttl``
+    and ``pollInterval`` (milliseconds too)."""
+    return {_LEGACY_NAMES.get(key, key): value for key, value in shared_task_of(record).items()}
+
+
+_LEGACY_NAMES = {"ttlMs": "ttl", "pollIntervalMs": "pollInterval"}
 
 
 def offer(
