@@ -1,6 +1,6 @@
 """The build beside the work it delegates, like for like (issue 36), in interleaved rounds.
 
-A cold build of the bench's own 100-tool project (bench_build.make_project) beside two
+A cold build of the bench's own 100-tool project (bench_project.make_project) beside two
 references on the same schemas, each in a fresh process as a user would run it (spawn and
 imports included, as the build's CLI run includes them):
 
@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench_project import cli, edit_tool, make_project
 from provenance import interleaved, median, spread, stamp
 
 HERE = Path(__file__).resolve().parent
@@ -78,8 +79,6 @@ def like_for_like(
     work: Path, env: dict[str, str], rounds: int, size: int = 100
 ) -> dict[str, list[float]]:
     """Seconds per round of the four measurements, interleaved."""
-    from bench_build import cli, edit_tool, make_project
-
     project = work / f"like-for-like-{size}"
     tools = make_project(project, size)
     cache = work / f"like-for-like-cache-{size}"

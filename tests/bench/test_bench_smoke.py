@@ -21,7 +21,7 @@ import bench_http
 import build_reference
 import plots
 import provenance
-from bench_build import small
+from bench_project import small
 from bench_server import answered, stdio_figures
 from peers import BARE, HELLO
 
