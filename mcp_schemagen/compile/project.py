@@ -24,6 +24,7 @@ from mcp_schemagen.compile.resources import (
     readers,
     taken_names,
 )
+from mcp_schemagen.compile.skills import CompiledSkill, compile_skills, taken_skill_uris
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, has_errors
 from mcp_schemagen.kind_sources import of_kinds
 from mcp_schemagen.load.config import Config
@@ -43,6 +44,7 @@ class Project:
     prompts: tuple[CompiledPrompt, ...] = ()
     resources: tuple[CompiledResource, ...] = ()  # static resources and templates, in file order
     completers: tuple[CompiledCompleter, ...] = ()
+    skills: tuple[CompiledSkill, ...] = ()  # skills/ folders (SEP-2640), in path order
     # The names table: every handler function name taken, whatever its kind.
     functions: frozenset[str] = frozenset()
     # What types.py defines, in the order of its __all__ (the handler module may import
@@ -102,6 +104,10 @@ def compile_project(
     resource_sources = of_kinds(sources, "resource", "resource template")
     resources = compile_resources(resource_sources, config.root, functions, types)
     completers = compile_completers(prompts, resources, functions)
+    skills, skill_problems = compile_skills(config.root)
+    problems += skill_problems + taken_skill_uris(skills, resources)
+    if has_errors(problems):
+        raise BuildError(problems)
     return Project(
         server_name=config.server_name,
         config=config,
@@ -110,6 +116,7 @@ def compile_project(
         prompts=tuple(prompts),
         resources=tuple(resources),
         completers=tuple(completers),
+        skills=tuple(skills),
         functions=frozenset(functions.used),
         type_names=exported_types(tools, prompts, resources, completers),
         handler_imports=handler_imports(tools, prompts, resources, completers),

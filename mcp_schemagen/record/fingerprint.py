@@ -9,6 +9,7 @@ from pathlib import Path
 from mcp_schemagen import GENERATOR_INPUT, __version__
 from mcp_schemagen.kinds import with_files
 from mcp_schemagen.load.config import Config
+from mcp_schemagen.load.skills import skill_files_in
 from mcp_schemagen.load.specs import get_revision
 from mcp_schemagen.load.tools import find_tool_files, tool_label
 from mcp_schemagen.package_data import data_dir
@@ -54,6 +55,8 @@ def input_digests(config: Config) -> dict[str, str]:
         for path in find_tool_files(config.root, globs, allow_outside=config.allow_outside):
             inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
     for path in content_files(config):  # a static resource's content, read at build
+        inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
+    for path in skill_files_in(config.root):  # every file of a skill, published as read
         inputs[tool_label(config.root, path)] = sha256_text(path.read_bytes())
     for revision in config.revisions:
         inputs[f"protocol {revision}"] = get_revision(revision).sha256

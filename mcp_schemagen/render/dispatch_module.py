@@ -79,18 +79,24 @@ def dispatch_module(project: Project) -> dict[str, str]:
     config = project.server
     table = {t.name: _ordered_row(dispatch_row(t)) for t in project.tools}
     prompt_table = {p.name: dict(p.row()) for p in project.prompts}
+    # A skill's files are static resources after the project's own (compile/skills.py).
     resource_table = [dict(r.row()) for r in project.resources]
+    resource_table += [dict(row) for skill in project.skills for row in skill.files]
+    skill_table = [skill.entry for skill in project.skills]
     text = template(
         "_dispatch.py.jinja",
         header=header(project.provenance.items()),
         data=raw_json_literal_body(table),
         exact_integers=beyond_64_bits(table)
         or beyond_64_bits(prompt_table)
-        or beyond_64_bits(resource_table),
+        or beyond_64_bits(resource_table)
+        or beyond_64_bits(skill_table),
         prompt_data=raw_json_literal_body(prompt_table),
         prompts=[_named(p.name, p.function) for p in project.prompts],
-        resource_data=raw_json_literal_body(resource_table) if project.resources else "",
-        resources=bool(project.resources),
+        resource_data=raw_json_literal_body(resource_table) if resource_table else "",
+        resources=bool(resource_table),
+        skill_data=raw_json_literal_body(skill_table) if skill_table else "",
+        skills=bool(skill_table),
         readers=[
             {
                 "key_literal": string_literal(r.key),

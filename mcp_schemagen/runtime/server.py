@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .prompts.table import PromptEntry
     from .resources.serving import Resources
     from .resources.table import ResourceEntry
+    from .skills.serving import SkillRow, Skills
     from .tasks.serving import Tasks
 
 SUBSCRIPTION_METHODS = frozenset(
@@ -52,6 +53,8 @@ class Server:
     it speaks (each tool's ``published`` has a definition for every one of them);
     ``prompts`` the prompts prompts/list publishes, in order (none: no prompts capability);
     ``resources`` the static resources and templates (none: no resources capability);
+    ``skills`` the entries of the Skills extension (SEP-2640; their files are among
+    ``resources``), served and declared in the revisions that carry extensions;
     ``list_changed`` the kinds ("tools", "prompts", "resources") whose list_changed
     notifications it declares and sends, ``subscribe`` whether clients may subscribe to
     resource updates (runtime/subscriptions/);
@@ -77,6 +80,7 @@ class Server:
         list_changed: Iterable[str] = (),
         subscribe: bool = False,
         resources: Sequence[ResourceEntry] = (),
+        skills: Sequence[SkillRow] = (),
     ) -> None:
         caching = ListCaching(ttl_ms, cache_scope).checked()
         # Change notifications (runtime/subscriptions/): a kind's only when the server has
@@ -99,6 +103,7 @@ class Server:
             resources=bool(resources),
             templates=any(r.template is not None for r in resources),
             tasks=bool(task_settings),
+            skills=bool(skills),
         )
         self.subscriptions.stamp = self.negotiation.stamp
         self.revisions: tuple[Revision, ...] = self.negotiation.revisions
@@ -127,6 +132,7 @@ class Server:
         self._page_size = page_size
         self._prompt_entries = prompts
         self._resource_entries = resources
+        self._skill_rows = skills
         # What serves prompts and resources is imported when the server has some (which
         # checks them now) or at the first request for them: a tools-only server's
         # start-up pays for neither.
@@ -159,6 +165,12 @@ class Server:
 
         stamp = self.negotiation.stamp
         return Resources(self._resource_entries, stamp, self._seal, self._caching)
+
+    @cached_property
+    def skills(self) -> Skills:
+        from .skills.serving import Skills
+
+        return Skills(self._skill_rows, self.negotiation.stamp, self._caching, self._page_size)
 
     @cached_property
     def resource_list(self) -> Lister:
@@ -225,6 +237,8 @@ class Server:
             "resources/list": lambda request: self._page(self.resource_list, request),
             "resources/templates/list": lambda request: self._page(self.template_list, request),
             "completion/complete": self._complete,
+            "skills/list": lambda request: self.skills.list(request),
+            "skills/get": lambda request: self.skills.get(request),
             **dict.fromkeys(SUBSCRIPTION_METHODS, self.subscriptions.route),
             "server/discover": lambda request: jsonrpc.result(
                 request.id, self.negotiation.discover()

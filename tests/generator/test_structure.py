@@ -203,7 +203,7 @@ RUNTIME_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("session", frozenset({"session", "auth"})),  # one client: its session, its principal
     ("handler", frozenset({"asking", "context"})),  # what a running handler sees and asks
     ("core", frozenset({"core"})),  # negotiation, listing, one call's lifecycle
-    ("features", frozenset({"prompts", "resources", "subscriptions", "tasks"})),
+    ("features", frozenset({"prompts", "resources", "skills", "subscriptions", "tasks"})),
     ("server", frozenset({"server"})),  # the method table every transport hands messages to
     ("transports", frozenset({"stdio", "http"})),  # http wraps its endpoint in auth's guard
     ("main", frozenset({"main"})),

@@ -41,6 +41,7 @@ class Declares(Protocol):
 
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 
 # The revision a request is answered in, its ``_meta`` (None when absent or not an object)
 # and the log level it asked for (None: follow the session's logging/setLevel). A plain
@@ -58,6 +59,7 @@ class Negotiation:
         "_legacy",
         "_prompts",
         "_resource_methods",
+        "_skills",
         "_subscriptions",
         "_tasks",
         "capabilities",
@@ -83,6 +85,7 @@ class Negotiation:
         resources: bool = False,
         templates: bool = False,
         tasks: bool = False,
+        skills: bool = False,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -117,6 +120,10 @@ class Negotiation:
         self._tasks = tasks
         if tasks:
             self.methods = self.methods.union(*(r.task_methods for r in chosen))
+        # The Skills extension's methods when the project has skills (runtime/skills/).
+        self._skills = skills
+        if skills:
+            self.methods = self.methods.union(*(r.skill_methods for r in chosen))
         self.instructions = instructions
         self._caching = caching
         self.server_info = {"name": name, "version": version}
@@ -213,14 +220,16 @@ class Negotiation:
             or method in self._resource_methods
             or (self._subscriptions is not None and method in revision.subscription_methods)
             or (self._tasks and method in revision.task_methods)
+            or (self._skills and method in revision.skill_methods)
         )
 
     def capabilities_of(self, revision: Revision) -> dict[str, Any]:
         """What the server declares to a client of ``revision``: prompts and resources only
         when it has them, completion (of prompt arguments and template variables, where
         the revision has that capability) when it has either to complete, and
-        ``listChanged``/``subscribe`` where the project switches them on."""
-        declared = self.capabilities
+        ``listChanged``/``subscribe`` where the project switches them on; the extensions
+        (tasks, skills) in ``extensions`` where the revision carries that field."""
+        declared: dict[str, Any] = self.capabilities
         if self._prompts or self._resource_methods:
             declared = dict(self.capabilities)
             if self._prompts:
@@ -232,13 +241,17 @@ class Negotiation:
                 declared["completions"] = {}
         if self._subscriptions is not None:
             declared = self._subscriptions.declare(declared)
+        extensions: dict[str, Any] = {}
         if self._tasks and revision.task_methods:
-            extended: dict[str, Any] = dict(declared)
+            declared = dict(declared)
             if revision.stateless:  # the tasks extension (SEP-2663)
-                extended["extensions"] = {TASKS_EXTENSION: {}}
+                extensions[TASKS_EXTENSION] = {}
             else:  # 2025-11-25's experimental form: tools/call may be a task
-                extended["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
-            return extended
+                declared["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
+        if self._skills and revision.skill_methods:  # SEP-2640, no optional feature
+            extensions[SKILLS_EXTENSION] = {}
+        if extensions:
+            declared = {**declared, "extensions": extensions}
         return declared
 
     def unsupported(self, requested: Any) -> RpcError:

@@ -146,6 +146,7 @@ class Revision2026_07_28(Revision2025_11_25):
     stateless = True
     methods = frozenset({"server/discover", "tools/list", "tools/call"})
     task_methods = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
+    skill_methods = frozenset({"skills/list", "skills/get"})
     tool_fields = Revision2025_11_25.tool_fields - {"execution"}
     call_result_fields = Revision2025_11_25.call_result_fields | {"resultType"}
     list_result_fields = Revision2025_11_25.list_result_fields | {

@@ -103,6 +103,10 @@ class Revision:
     # The methods of durable tasks (runtime/tasks/), served where a tool may run as one:
     # 2025-11-25's experimental form, then the tasks extension (SEP-2663).
     task_methods: frozenset[str] = frozenset()
+    # The Skills extension's methods (SEP-2640, runtime/skills/), served where a project has
+    # skills: only where capabilities carry `extensions` (SEP-2133), which no revision
+    # before 2026-07-28 defines; there skill files are ordinary resources.
+    skill_methods: frozenset[str] = frozenset()
     # Prompts (served only by a project that has prompt files): the methods, the fields of
     # a Prompt and of a PromptArgument, and whether `completions` is a capability to
     # declare (before 2025-03-26 completion/complete exists without one).

@@ -1,0 +1,166 @@
+"""The project's skills (the Skills extension, SEP-2640): every folder under ``skills/``
+that holds a ``SKILL.md`` is a skill, its files are every regular file below it (a nested
+skill's files included, as the SEP's complete manifest requires), read as bytes.
+
+Only what can be served as it is on disk is read: a symbolic link (to a file or a folder)
+is refused rather than followed, so no file from outside the skill's folder is ever
+published; names starting with ``.`` (editor and system files) are left out. The front
+matter is parsed here (YAML between ``---`` lines at the top of ``SKILL.md``); what its
+fields must be is check/skill_checks.py's business.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcp_schemagen.diagnostics import Diagnostic, error
+from mcp_schemagen.load.tools import not_json, parse_bytes
+
+SKILLS_FOLDER = "skills"
+SKILL_FILE = "SKILL.md"
+_FENCE = "---"
+
+
+@dataclass(frozen=True)
+class SkillFile:
+    path: str  # relative to the skill's folder, "/"-separated ("references/FORMS.md")
+    data: bytes
+
+
+@dataclass(frozen=True)
+class SkillFolder:
+    skill_path: str  # relative to skills/, "/"-separated ("acme/billing/refunds")
+    label: str  # its SKILL.md as diagnostics name it ("skills/acme/billing/refunds/SKILL.md")
+    frontmatter: Any  # the parsed front matter (None when it could not be read)
+    frontmatter_lines: int  # lines before the body (the front matter and its fences)
+    files: tuple[SkillFile, ...]  # SKILL.md and every other file, sorted by path
+
+    @property
+    def folder_name(self) -> str:
+        return self.skill_path.rsplit("/", 1)[-1]
+
+    def label_of(self, file: SkillFile) -> str:
+        return f"{SKILLS_FOLDER}/{self.skill_path}/{file.path}"
+
+
+def skills_root(root: Path) -> Path:
+    return root / SKILLS_FOLDER
+
+
+def skill_files_in(root: Path) -> list[Path]:
+    """Every regular file under skills/ that a build reads (for the build record's input
+    digests: an edited skill file makes the package stale)."""
+    found, _ = _walk(skills_root(root))
+    return [skills_root(root) / name for name in found]
+
+
+def read_skills(root: Path) -> tuple[list[SkillFolder], list[Diagnostic]]:
+    """The skills under ``root/skills`` in path order, and the problems reading them."""
+    folder = skills_root(root)
+    if not folder.is_dir() or folder.is_symlink():
+        problems = []
+        if folder.is_symlink():
+            problems.append(error(SKILLS_FOLDER, "", _LINK_MESSAGE))
+        return [], problems
+    names, problems = _walk(folder)
+    skill_paths = sorted(
+        name.rsplit("/", 1)[0] for name in names if name.endswith("/" + SKILL_FILE)
+    )
+    skills: list[SkillFolder] = []
+    for skill_path in skill_paths:
+        prefix = skill_path + "/"
+        files = tuple(
+            SkillFile(name[len(prefix) :], (folder / name).read_bytes())
+            for name in names
+            if name.startswith(prefix)
+        )
+        label = f"{SKILLS_FOLDER}/{skill_path}/{SKILL_FILE}"
+        skill_md = next(f for f in files if f.path == SKILL_FILE)
+        frontmatter, lines, found = parse_frontmatter(skill_md.data, label)
+        problems += found
+        skills.append(SkillFolder(skill_path, label, frontmatter, lines, files))
+    for name in names:
+        if not any(name.startswith(s + "/") for s in skill_paths):
+            problems.append(
+                error(
+                    f"{SKILLS_FOLDER}/{name}",
+                    "",
+                    "not inside a skill: each folder under skills/ that is a skill holds a"
+                    f" {SKILL_FILE}; move the file into a skill's folder or add its {SKILL_FILE}",
+                )
+            )
+    return skills, problems
+
+
+def parse_frontmatter(data: bytes, label: str) -> tuple[Any, int, list[Diagnostic]]:
+    """The front matter of a SKILL.md, the number of lines it takes, and its problems."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, 0, [error(label, "", f"not UTF-8 text: {exc}; save it as UTF-8")]
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != _FENCE:
+        return None, 0, [error(label, "", _NO_FRONTMATTER)]
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == _FENCE), None)
+    if end is None:
+        return None, 0, [error(label, "", _NO_FRONTMATTER)]
+    block = "\n".join(lines[1:end]).encode("utf-8")
+    document, problems = parse_bytes(block, label, as_json=False)
+    if problems:
+        # parse_bytes counts lines from the front matter's first line, the file's second.
+        return (
+            None,
+            end + 1,
+            [
+                error(p.file, p.pointer, f"front matter (from line 2): {p.message}")
+                for p in problems
+            ],
+        )
+    if not isinstance(document, dict):
+        message = "the front matter must be a YAML mapping of fields (name: ..., description: ...)"
+        return None, end + 1, [error(label, "", message)]
+    json_problems = not_json(document, label, "")
+    return (None if json_problems else document), end + 1, json_problems
+
+
+_NO_FRONTMATTER = (
+    f"{SKILL_FILE} must begin with YAML front matter between '---' lines (line 1 '---',"
+    " then name: and description:, then '---'), as the Agent Skills format defines"
+)
+_LINK_MESSAGE = (
+    "is a symbolic link; skills are served exactly as their files are, and a link could"
+    " publish a file from outside the skill: copy the file into the skill instead"
+)
+
+
+def _walk(folder: Path) -> tuple[list[str], list[Diagnostic]]:
+    """Every regular file under ``folder`` by its "/"-separated path, sorted, without
+    following links; a link or a special file is a problem, never read."""
+    found: list[str] = []
+    problems: list[Diagnostic] = []
+    if not folder.is_dir() or folder.is_symlink():
+        return found, problems
+    for current, dirs, files in os.walk(folder, followlinks=False):
+        here = Path(current)
+        relative = here.relative_to(folder).as_posix()
+        prefix = "" if relative == "." else relative + "/"
+        for name in sorted(dirs):
+            if (here / name).is_symlink():
+                problems.append(error(f"{SKILLS_FOLDER}/{prefix}{name}", "", _LINK_MESSAGE))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (here / d).is_symlink())
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            mode = os.lstat(here / name).st_mode
+            label = f"{SKILLS_FOLDER}/{prefix}{name}"
+            if stat.S_ISLNK(mode):
+                problems.append(error(label, "", _LINK_MESSAGE))
+            elif not stat.S_ISREG(mode):
+                problems.append(error(label, "", "is not a regular file; remove it"))
+            else:
+                found.append(prefix + name)
+    return sorted(found), problems
