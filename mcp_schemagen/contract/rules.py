@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_schemagen.contract import cache, prompt_rules, resource_rules, tool_rules
+from mcp_schemagen.contract import cache, prompt_rules, resource_rules, skill_rules, tool_rules
 from mcp_schemagen.contract.changes import Change
 from mcp_schemagen.contract.snapshot import Definition, Snapshot, by_name
 
@@ -23,7 +23,7 @@ class KindRules:
     key: str = "name"  # what pairs old and new: a static resource is read by its uri
 
 
-# One entry per kind of sources.KINDS.
+# One entry per kind of sources.KINDS, and skills.
 KIND_RULES: dict[str, KindRules] = {
     "tools": KindRules(
         tool_rules.removed,
@@ -53,6 +53,15 @@ KIND_RULES: dict[str, KindRules] = {
         resource_rules.template_changed,
         cache.publish_resource,
         ("uriTemplate",),
+    ),
+    # Read from skills/ folders (sources.skill_definitions), never from a saved listing.
+    "skills": KindRules(
+        skill_rules.removed,
+        skill_rules.added,
+        skill_rules.changed,
+        skill_rules.publish,
+        ("frontmatter",),
+        key="uri",
     ),
 }
 

@@ -49,4 +49,5 @@ LISTINGS: dict[str, tuple[str, str]] = {
     "prompts": ("prompt", "prompts/list"),
     "resources": ("resource", "resources/list"),
     "resourceTemplates": ("resource template", "resources/templates/list"),
+    "skills": ("skill", "skills/list"),
 }

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from mcp_schemagen.compile.skills import compiled_skill
 from mcp_schemagen.contract import git
 from mcp_schemagen.contract.snapshot import LISTINGS, Definition, Snapshot
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, Level, error
@@ -22,6 +23,7 @@ from mcp_schemagen.load.config import (
 )
 from mcp_schemagen.load.prompts import load_prompts, prompts_in
 from mcp_schemagen.load.resources import load_resources, resources_in
+from mcp_schemagen.load.skills import SKILLS_FOLDER, SkillFolder, folders_of, read_skills
 from mcp_schemagen.load.tools import (
     MAX_FILE_BYTES,
     definitions_of,
@@ -70,7 +72,8 @@ def read_current(config: Config) -> Snapshot:
     resources, resource_problems = load_resources(
         config.root, config.resource_globs, allow_outside=config.allow_outside
     )
-    found = tool_problems + prompt_problems + resource_problems
+    skills, skill_problems = read_skills(config.root)
+    found = tool_problems + prompt_problems + resource_problems + skill_problems
     problems = [p for p in found if p.level is Level.ERROR]
     if problems:
         raise BuildError(problems)
@@ -79,8 +82,38 @@ def read_current(config: Config) -> Snapshot:
         "prompts": _definitions(prompts),
         "resources": _definitions(r for r in resources if not r.is_template),
         "resourceTemplates": _definitions(r for r in resources if r.is_template),
+        "skills": skill_definitions(skills),
     }
     return Snapshot("the working tree", kinds)
+
+
+def skill_definitions(folders: Iterable[SkillFolder]) -> list[Definition]:
+    """Each skill whose front matter has its name and description, as the entry
+    skills/list publishes (keyed by its uri, located at its SKILL.md)."""
+    return [
+        Source("skill", folder.label, "", compiled_skill(folder).entry)
+        for folder in folders
+        if isinstance(folder.frontmatter, dict)
+        and isinstance(folder.frontmatter.get("name"), str)
+        and isinstance(folder.frontmatter.get("description"), str)
+    ]
+
+
+def _skills_at(revision: git.Revision, warnings: list[str]) -> list[Definition]:
+    """The skills/ folder at a git revision, read as the build reads it from disk: a
+    symbolic link is not read (the build refuses it), a name starting with "." left out."""
+    files: dict[str, bytes] = {}
+    for file in revision.files([SKILLS_FOLDER + "/**"]):
+        relative = file.relative.removeprefix(SKILLS_FOLDER + "/")
+        if any(part.startswith(".") for part in relative.split("/")):
+            continue
+        if file.problem or file.path != revision.prefix + file.relative:
+            warnings.append(f"{file.relative}: not read at {revision.reference}: a symbolic link")
+            continue
+        files[relative] = revision.read(file)
+    folders, problems = folders_of(files)
+    warnings += [f"{d} (at {revision.reference})" for d in problems if d.level is Level.ERROR]
+    return skill_definitions(folders)
 
 
 def read_revision(config: Config, reference: str) -> Snapshot:
@@ -105,6 +138,7 @@ def read_revision(config: Config, reference: str) -> Snapshot:
             # An old file the build would refuse now is compared without it, and said.
             warnings += [f"{d} (at {reference})" for d in problems if d.level is Level.ERROR]
         kinds[kind] = found
+    kinds["skills"] = _skills_at(revision, warnings)
     # Resources and templates share their files: a file's problem is said once.
     return Snapshot(reference, kinds, warnings=list(dict.fromkeys(warnings)))
 

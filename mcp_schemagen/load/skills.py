@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,22 +68,29 @@ def read_skills(root: Path) -> tuple[list[SkillFolder], list[Diagnostic]]:
             problems.append(error(SKILLS_FOLDER, "", _LINK_MESSAGE))
         return [], problems
     names, problems = _walk(folder)
+    skills, found = folders_of({name: (folder / name).read_bytes() for name in names})
+    return skills, problems + found
+
+
+def folders_of(files: Mapping[str, bytes]) -> tuple[list[SkillFolder], list[Diagnostic]]:
+    """The skills among ``files`` (content by "/"-separated path under skills/, read from
+    disk or from a git revision), and a file in no skill's folder as a problem."""
+    names = sorted(files)
     skill_paths = sorted(
         name.rsplit("/", 1)[0] for name in names if name.endswith("/" + SKILL_FILE)
     )
+    problems: list[Diagnostic] = []
     skills: list[SkillFolder] = []
     for skill_path in skill_paths:
         prefix = skill_path + "/"
-        files = tuple(
-            SkillFile(name[len(prefix) :], (folder / name).read_bytes())
-            for name in names
-            if name.startswith(prefix)
+        own = tuple(
+            SkillFile(name[len(prefix) :], files[name]) for name in names if name.startswith(prefix)
         )
         label = f"{SKILLS_FOLDER}/{skill_path}/{SKILL_FILE}"
-        skill_md = next(f for f in files if f.path == SKILL_FILE)
+        skill_md = next(f for f in own if f.path == SKILL_FILE)
         frontmatter, lines, found = parse_frontmatter(skill_md.data, label)
         problems += found
-        skills.append(SkillFolder(skill_path, label, frontmatter, lines, files))
+        skills.append(SkillFolder(skill_path, label, frontmatter, lines, own))
     for name in names:
         if not any(name.startswith(s + "/") for s in skill_paths):
             problems.append(
