@@ -13,11 +13,12 @@ from typing import Any
 from urllib.parse import unquote
 
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
+from mcp_schemagen.load import skills as skill_files
 from mcp_schemagen.load.skills import SkillFile, SkillFolder
 
-# SEP-2640 "Limits": what every conforming host accepts of one skill.
-MAX_SKILL_FILES = 512
-MAX_SKILL_BYTES = 16 * 1024 * 1024
+# The URI authority (the first folder under skills/): clients parse it as a host name,
+# which they may lowercase or refuse when it holds other characters.
+AUTHORITY_RULE = re.compile(r"[a-z0-9._~-]+")
 # The Agent Skills format's bounds of its fields.
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
@@ -34,7 +35,20 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 def check_skills(skills: Sequence[SkillFolder]) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     first_of: dict[str, SkillFolder] = {}
+    authorities: set[str] = set()
     for skill in skills:
+        authority = skill.skill_path.split("/", 1)[0]
+        if not AUTHORITY_RULE.fullmatch(authority) and authority not in authorities:
+            authorities.add(authority)
+            problems.append(
+                error(
+                    skill.label,
+                    "",
+                    f"the folder skills/{authority} is the host part of its skills' skill://"
+                    " URIs, which clients may lowercase or refuse: name it with lowercase"
+                    " letters, digits, '-', '.', '_' or '~'",
+                )
+            )
         problems += frontmatter_problems(skill)
         problems += size_problems(skill)
         problems += link_problems(skill)
@@ -145,22 +159,23 @@ def _metadata_problems(label: str, metadata: Any) -> list[Diagnostic]:
 
 def size_problems(skill: SkillFolder) -> list[Diagnostic]:
     found = []
-    if len(skill.files) > MAX_SKILL_FILES:
+    most, largest = skill_files.MAX_SKILL_FILES, skill_files.MAX_SKILL_BYTES
+    if len(skill.files) > most:
         found.append(
             error(
                 skill.label,
                 "",
-                f"the skill has {len(skill.files)} files, more than the {MAX_SKILL_FILES} every"
+                f"the skill has {len(skill.files)} files, more than the {most} every"
                 " host must accept (SEP-2640, Limits); split it into several skills",
             )
         )
     total = sum(len(f.data) for f in skill.files)
-    if total > MAX_SKILL_BYTES:
+    if total > largest:
         found.append(
             error(
                 skill.label,
                 "",
-                f"the skill's files total {total:,} bytes, more than the {MAX_SKILL_BYTES:,} every"
+                f"the skill's files total {total:,} bytes, more than the {largest:,} every"
                 " host must accept (SEP-2640, Limits); move large files out of the skill",
             )
         )

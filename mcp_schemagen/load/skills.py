@@ -24,6 +24,10 @@ from mcp_schemagen.load.tools import not_json, parse_bytes
 SKILLS_FOLDER = "skills"
 SKILL_FILE = "SKILL.md"
 _FENCE = "---"
+# SEP-2640 "Limits": what every conforming host accepts of one skill (check/skill_checks.py
+# reports a skill beyond them); a file larger than the whole bound is never read at all.
+MAX_SKILL_FILES = 512
+MAX_SKILL_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,18 @@ def read_skills(root: Path) -> tuple[list[SkillFolder], list[Diagnostic]]:
             problems.append(error(SKILLS_FOLDER, "", _LINK_MESSAGE))
         return [], problems
     names, problems = _walk(folder)
-    skills, found = folders_of({name: (folder / name).read_bytes() for name in names})
+    contents: dict[str, bytes] = {}
+    for name in names:
+        size = (folder / name).stat().st_size
+        if size > MAX_SKILL_BYTES:
+            message = (
+                f"the file is {size:,} bytes, more than the {MAX_SKILL_BYTES:,} every host"
+                " accepts of a whole skill (SEP-2640, Limits); keep it out of skills/"
+            )
+            problems.append(error(f"{SKILLS_FOLDER}/{name}", "", message))
+            continue
+        contents[name] = (folder / name).read_bytes()
+    skills, found = folders_of(contents)
     return skills, problems + found
 
 
@@ -110,7 +125,7 @@ def parse_frontmatter(data: bytes, label: str) -> tuple[Any, int, list[Diagnosti
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, 0, [error(label, "", f"not UTF-8 text: {exc}; save it as UTF-8")]
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()  # a byte order mark is no content
     if not lines or lines[0].strip() != _FENCE:
         return None, 0, [error(label, "", _NO_FRONTMATTER)]
     end = next((i for i in range(1, len(lines)) if lines[i].strip() == _FENCE), None)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_schemagen.check import skill_checks
 from mcp_schemagen.check.skill_checks import check_skills
 from mcp_schemagen.compile.skills import compile_skills
+from mcp_schemagen.load import skills as skills_module
 from mcp_schemagen.load.config import load_config
 from mcp_schemagen.load.skills import read_skills
 from mcp_schemagen.record.fingerprint import input_digests
@@ -166,8 +166,8 @@ def test_links_to_missing_files_and_outside(tmp_path: Path) -> None:
 
 
 def test_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(skill_checks, "MAX_SKILL_FILES", 2)
-    monkeypatch.setattr(skill_checks, "MAX_SKILL_BYTES", 100)
+    monkeypatch.setattr(skills_module, "MAX_SKILL_FILES", 2)
+    monkeypatch.setattr(skills_module, "MAX_SKILL_BYTES", 100)
     _skill(tmp_path, "demo", a_txt="x" * 60, b_txt="y" * 10)
     total = 70 + len(GOOD.format(name="demo"))
     found = _messages(tmp_path)
@@ -253,3 +253,32 @@ def test_build_refuses_a_bad_skill_and_check_sees_an_edit(tmp_path: Path) -> Non
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 2
     assert "skills/demo/SKILL.md#/name: error: 'nope' differs from its folder's name" in err
+
+
+def test_a_file_beyond_the_whole_bound_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(skills_module, "MAX_SKILL_BYTES", 100)
+    _skill(tmp_path, "demo", big_bin="x" * 101)
+    skills, problems = read_skills(tmp_path)
+    assert [str(p) for p in problems] == [
+        "skills/demo/big.bin#: error: the file is 101 bytes, more than the 100 every host"
+        " accepts of a whole skill (SEP-2640, Limits); keep it out of skills/"
+    ]
+    assert [f.path for f in skills[0].files] == ["SKILL.md"]
+
+
+def test_a_byte_order_mark_and_crlf_lines_are_front_matter_too(tmp_path: Path) -> None:
+    _skill(tmp_path, "demo", "\ufeff---\r\nname: demo\r\ndescription: x\r\n---\r\nbody\r\n")
+    assert _messages(tmp_path) == []
+
+
+@pytest.mark.parametrize("folder", ["Acme", "my team", "caf\u00e9"])
+def test_the_uri_authority_folder_is_a_host_name(tmp_path: Path, folder: str) -> None:
+    _skill(tmp_path, f"{folder}/refunds")
+    _skill(tmp_path, f"{folder}/billing")
+    assert _messages(tmp_path) == [
+        f"skills/{folder}/billing/SKILL.md#: error: the folder skills/{folder} is the host part"
+        " of its skills' skill:// URIs, which clients may lowercase or refuse: name it with"
+        " lowercase letters, digits, '-', '.', '_' or '~'"
+    ]
