@@ -22,7 +22,7 @@ import anyio
 import pytest
 
 from tests.support.http_server import free_port, http_command, serving
-from tests.support.projects import run_cli, tool, write_project
+from tests.support.skills_project import EXTENSION, SKILLS, on_disk, skills_project
 
 mcp = pytest.importorskip("mcp")
 from mcp import Client  # noqa: E402
@@ -30,18 +30,6 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 from mcp.types import PaginatedRequestParams, Request, RequestParams  # noqa: E402
 from pydantic import BaseModel, ConfigDict, Field  # noqa: E402
-
-EXTENSION = "io.modelcontextprotocol/skills"
-SKILLS = {
-    "git-workflow/SKILL.md": b"---\nname: git-workflow\ndescription: Follow the team's Git"
-    b" conventions.\n---\n# Git\nBranch from main.\n",
-    "acme/billing/refunds/SKILL.md": b"---\nname: refunds\ndescription: Process refund"
-    b" requests.\nlicense: Apache-2.0\nmetadata:\n  version: '2.1'\n---\n"
-    b"Read [the policy](references/POLICY.md) and run [this](scripts/check.py).\n",
-    "acme/billing/refunds/references/POLICY.md": "Refunds within 30 days \u2713\r\n".encode(),
-    "acme/billing/refunds/scripts/check.py": b"print('ok')\n",
-    "acme/billing/refunds/assets/logo.png": b"\x89PNG\r\n\x1a\n\x00\xff",
-}
 
 
 class Strict(BaseModel):
@@ -93,24 +81,7 @@ class GetSkillRequest(Request[GetSkillParams, Literal["skills/get"]]):
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    # A page of one skill: skills/list must page like the other lists.
-    root = write_project(
-        tmp_path_factory.mktemp("skills") / "p",
-        {"echo.json": tool()},
-        revisions=("2025-11-25", "2026-07-28"),
-        extra="page-size = 1\n",
-    )
-    for path, data in SKILLS.items():
-        target = root / "skills" / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    code, _, err = run_cli("build", "-q", str(root))
-    assert code == 0, err
-    return root
-
-
-def _on_disk(uri: str) -> bytes:
-    return SKILLS[uri.removeprefix("skill://")]
+    return skills_project(tmp_path_factory.mktemp("skills") / "p")
 
 
 async def _read_bytes(client: Any, uri: str) -> bytes:
@@ -156,7 +127,7 @@ async def exercise_extension(client: Any) -> None:
         assert not isinstance(skill.resources, str)
         for resource in skill.resources:
             data = await _read_bytes(client, resource.uri)
-            assert data == _on_disk(resource.uri)
+            assert data == on_disk(resource.uri)
             assert resource.size == len(data)
             assert resource.digest == "sha256:" + hashlib.sha256(data).hexdigest()
     got = await session.send_request(
@@ -186,7 +157,7 @@ async def exercise_without_extension(client: Any) -> None:
         "text/markdown",
     )
     uri = "skill://acme/billing/refunds/assets/logo.png"
-    assert await _read_bytes(client, uri) == _on_disk(uri)
+    assert await _read_bytes(client, uri) == on_disk(uri)
 
 
 async def exercise(client: Any, mode: str) -> None:
