@@ -27,7 +27,9 @@ NAME_RULE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 
 # [text](target "title") and ![alt](target), and reference definitions "[id]: target".
-_INLINE_LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
+_INLINE_LINK = re.compile(r"!?\[[^\]]*\]\(\s*(?:<([^>]*)>|([^)\s]+))(?:\s+[\"'(][^)]*)?\s*\)")
+# HTML a link or an image may hold too.
+_HTML_LINK = re.compile(r"<(?:a|img)\b[^>]*?\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
 _REFERENCE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -217,7 +219,8 @@ def link_problems(skill: SkillFolder) -> list[Diagnostic]:
 
 
 def markdown_links(file: SkillFile) -> list[tuple[int, str]]:
-    """(line, target) of each relative link of a Markdown file, outside code blocks."""
+    """(line, target) of each relative link of a Markdown file (inline, reference, or an
+    HTML ``href``/``src``), outside code blocks and code spans."""
     try:
         text = file.data.decode("utf-8")
     except UnicodeDecodeError:
@@ -231,7 +234,8 @@ def markdown_links(file: SkillFile) -> list[tuple[int, str]]:
         if fenced:
             continue
         plain = re.sub(r"`[^`]*`", "", line)  # code spans are not links
-        targets = [m.group(1) for m in _INLINE_LINK.finditer(plain)]
+        targets = [m.group(1) or m.group(2) for m in _INLINE_LINK.finditer(plain)]
+        targets += [m.group(1) for m in _HTML_LINK.finditer(plain)]
         reference = _REFERENCE.match(plain)
         if reference:
             targets.append(reference.group(1))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_schemagen.diagnostics import Diagnostic, error
-from mcp_schemagen.load.tools import not_json, parse_bytes
+from mcp_schemagen.load.tools import file_name_problem, not_json, parse_bytes
 
 SKILLS_FOLDER = "skills"
 SKILL_FILE = "SKILL.md"
@@ -180,7 +180,10 @@ def _walk(folder: Path) -> tuple[list[str], list[Diagnostic]]:
                 continue
             mode = os.lstat(here / name).st_mode
             label = f"{SKILLS_FOLDER}/{prefix}{name}"
-            if stat.S_ISLNK(mode):
+            named = file_name_problem(label)  # a name becomes a URI and is printed
+            if named is not None:
+                problems.append(error(label, "", named))
+            elif stat.S_ISLNK(mode):
                 problems.append(error(label, "", _LINK_MESSAGE))
             elif not stat.S_ISREG(mode):
                 problems.append(error(label, "", "is not a regular file; remove it"))

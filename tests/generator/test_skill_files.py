@@ -282,3 +282,27 @@ def test_the_uri_authority_folder_is_a_host_name(tmp_path: Path, folder: str) ->
         " of its skills' skill:// URIs, which clients may lowercase or refuse: name it with"
         " lowercase letters, digits, '-', '.', '_' or '~'"
     ]
+
+
+def test_more_link_forms(tmp_path: Path) -> None:
+    _skill(
+        tmp_path,
+        "demo",
+        GOOD.format(name="demo")
+        + '[spaced](<my notes.md> "title") <img src="logo.png"> <a href="gone.html">x</a>\n',
+        **{"my notes_md": "n\n", "logo_png": "p"},
+    )
+    assert _messages(tmp_path) == [
+        "skills/demo/SKILL.md#: error: line 6: the link 'gone.html' names 'gone.html', no file"
+        " of the skill; add the file or fix the link (relative to this file's folder)"
+    ]
+
+
+def test_unprintable_file_names_are_refused(tmp_path: Path) -> None:
+    folder = _skill(tmp_path, "demo")
+    (folder / "bad\u202ename.md").write_text("x")
+    assert [str(p) for p in read_skills(tmp_path)[1]] == [
+        "skills/demo/bad\\u202ename.md#: error: the file name holds control, line-break or bidi"
+        " characters, which would disguise what diagnostics and generated headers say; rename"
+        " the file"
+    ]
