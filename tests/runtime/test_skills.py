@@ -5,11 +5,18 @@ skills/list, skills/get answered only there."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+from typing import Any
+
 import pytest
 
 from mcp_schemagen.runtime.core.listing import ListCaching
 from mcp_schemagen.runtime.core.negotiation import SKILLS_EXTENSION, TASKS_EXTENSION, Negotiation
 from mcp_schemagen.runtime.protocol import REVISIONS, Revision
+from mcp_schemagen.runtime.registry import PublishedForms, ToolEntry
+from mcp_schemagen.runtime.server import Server
+from mcp_schemagen.runtime.skills.serving import SkillRow
 
 ALL = [revision.name for revision in REVISIONS]
 
@@ -43,3 +50,42 @@ def test_merged_with_the_tasks_extension() -> None:
     legacy = both.capabilities_of(by_name["2025-11-25"])
     assert "extensions" not in legacy and "tasks" in legacy
     assert "extensions" not in both.capabilities  # the shared base is never changed
+
+
+def _ask(srv: Server, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    message = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": meta}}
+    reply = asyncio.run(srv.handle_message(json.dumps(message)))
+    assert reply is not None
+    answer: dict[str, Any] = json.loads(reply)
+    return answer
+
+
+def test_bad_requests_are_invalid_params() -> None:
+    tool = ToolEntry(
+        name="t",
+        published=PublishedForms(
+            {"name": "t", "inputSchema": {"type": "object"}}, {r.name: r for r in REVISIONS}
+        ),
+        input_schema={"type": "object"},
+        output_schema=None,
+        handler=lambda: "t",
+        arguments={},
+        defaults={},
+    )
+    skill: SkillRow = {
+        "uri": "skill://a/SKILL.md",
+        "frontmatter": {"name": "a", "description": "A."},
+        "resources": [{"uri": "skill://a/SKILL.md", "digest": "sha256:" + "0" * 64, "size": 1}],
+    }
+    srv = Server(tools=[tool], name="s", version="1", revisions=ALL, skills=[skill])
+    assert _ask(srv, "skills/get", {"uri": 5})["error"] == {
+        "code": -32602,
+        "message": "skills/get needs the uri of a skill's SKILL.md, a string",
+    }
+    assert _ask(srv, "skills/list", {"cursor": "nonsense"})["error"]["code"] == -32602
+    listed = _ask(srv, "skills/list", {})["result"]
+    assert listed["skills"] == [skill] and listed["resultType"] == "complete"
