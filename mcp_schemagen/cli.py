@@ -44,12 +44,13 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _inventory(tools: int, prompts: int, resources: int = 0) -> str:
+def _inventory(tools: int, prompts: int, resources: int = 0, skills: int = 0) -> str:
     """What a package serves, as the build's summary says it: "3 tools, 1 prompt, 2
-    resources" (a kind the project has none of is left out, tools aside)."""
+    resources, 1 skill" (a kind the project has none of is left out, tools aside)."""
     said = f"{tools} tool{'s' * (tools != 1)}"
     said += f", {prompts} prompt{'s' * (prompts != 1)}" if prompts else ""
-    return said + (f", {resources} resource{'s' * (resources != 1)}" if resources else "")
+    said += f", {resources} resource{'s' * (resources != 1)}" if resources else ""
+    return said + (f", {skills} skill{'s' * (skills != 1)}" if skills else "")
 
 
 def command_build(arguments: argparse.Namespace) -> int:
@@ -63,7 +64,10 @@ def command_build(arguments: argparse.Namespace) -> int:
             "prompts": kinds.count("prompt"),
         }
         inventory = _inventory(
-            counts.get("tools", 0), counts.get("prompts", 0), counts.get("resources", 0)
+            counts.get("tools", 0),
+            counts.get("prompts", 0),
+            counts.get("resources", 0),
+            counts.get("skills", 0),
         )
         package = load_config(root, allow_outside=allow_outside).package
         print(f"{package}: up to date ({inventory})")
@@ -81,7 +85,9 @@ def command_build(arguments: argparse.Namespace) -> int:
         print(f"wrote {_shown(output.path)}")
     for stale in result.stale:
         print(f"removed {_shown(stale)} (no longer generated)")
-    inventory = _inventory(result.tool_count, result.prompt_count, result.resource_count)
+    inventory = _inventory(
+        result.tool_count, result.prompt_count, result.resource_count, result.skill_count
+    )
     if not written and not result.stale:
         print(f"{result.config.package}: up to date ({inventory})")
     else:

@@ -56,6 +56,7 @@ class Plan:
     tool_count: int
     prompt_count: int = 0
     resource_count: int = 0  # static resources and resource templates
+    skill_count: int = 0  # skills/ folders (the Skills extension)
 
 
 def protocol_model_files(config: Config, progress: Progress) -> list[OutputFile]:
@@ -167,4 +168,5 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         inventory["tools"],
         inventory["prompts"],
         inventory["resources"],
+        inventory.get("skills", 0),
     )

@@ -78,11 +78,14 @@ class Project:
     @property
     def inventory(self) -> dict[str, int]:
         """What the package serves, by kind, as the build record and `build` report it."""
-        return {
+        counts = {
             "tools": len(self.tools),
             "prompts": len(self.prompts),
             "resources": len(self.resources),
         }
+        if self.skills:  # said only when there are some: older records stay as they were
+            counts["skills"] = len(self.skills)
+        return counts
 
 
 def compile_project(

@@ -242,8 +242,11 @@ def test_build_refuses_a_bad_skill_and_check_sees_an_edit(tmp_path: Path) -> Non
     root = write_project(tmp_path / "p", {"echo.json": tool()})
     folder = _skill(root, "demo", references__a_md="A\n")
     (root / "server").mkdir()
-    code, _, err = run_cli("build", "-q", str(root))
+    code, out, err = run_cli("build", str(root))
     assert code == 0, err
+    assert out.splitlines()[-1].startswith("server: 1 tool, 1 skill, protocol revisions")
+    code, out, err = run_cli("build", str(root))
+    assert out.splitlines() == ["server: up to date (1 tool, 1 skill)"]
     before = input_digests(load_config(root))
     assert "skills/demo/references/a.md" in before
     (folder / "references" / "a.md").write_text("B\n")
