@@ -1,0 +1,181 @@
+"""``python -m PACKAGE task-worker --redis URL``: a taskiq worker that runs the tasks the
+HTTP server (``--task-engine taskiq``) put on the queue, with the package's own handlers.
+
+Each message says "run task X" (tasks/engine.py). The worker takes the task in the store
+(its own lease from now; a task already finished, e.g. cancelled while it waited, is
+skipped), runs the handler through the same call lifecycle a server runs it with
+(core/lifecycle.py) and the same supervision (runner.py: the lease renewed, a cancel sent
+to any server worker honoured, the outcome written). ``get_context()`` asking goes
+through the task's record (tasks/channel.py), answered by ``tasks/update`` at any server
+worker. A worker killed mid-task stops renewing the lease, and the task ends as lost (or
+runs again, ``"onLost": "rerun"``) exactly as for a server worker that died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..protocol import BY_NAME, META_CLIENT_CAPABILITIES
+from ..session import Session
+from ..session.request import RequestContext
+from .channel import TaskChannel
+from .engine import (
+    QUEUE_SUFFIX,
+    TASK_NAME,
+    EngineMissing,
+    engine_installed,
+    make_broker,
+    missing_engine,
+    taken,
+)
+from .records import is_finished
+from .runner import TaskRunner, outcome_of
+
+if TYPE_CHECKING:
+    import argparse
+
+    from ..server import Server
+
+
+def parser(package: str) -> argparse.ArgumentParser:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {package} task-worker",
+        description=(
+            f"Run the {package} tasks that HTTP servers started with --task-engine taskiq "
+            "put on the queue (taskiq, on the store's Redis)."
+        ),
+        allow_abbrev=False,
+    )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="the Redis the servers' --store names (default $MCP_STORE)",
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help="tasks this worker runs at once (default $MCP_TASK_MAX_RUNNING or 1000)",
+    )
+    return parser
+
+
+def worker_main(load: Callable[[], Server], package: str, argv: Sequence[str]) -> None:
+    """Run the worker; ``load`` gives the server (its handlers) once the options are read."""
+    cli = parser(package)
+    args = cli.parse_args(argv)
+    url = args.redis or os.environ.get("MCP_STORE", "")
+    from ..store.url import is_redis_url
+
+    if not is_redis_url(url):
+        cli.error("--redis redis://HOST:PORT/DB is needed (the servers' --store), or MCP_STORE")
+    concurrency = args.concurrency or int(os.environ.get("MCP_TASK_MAX_RUNNING", "1000"))
+    if concurrency < 1:
+        cli.error("--concurrency must be 1 or more")
+    if not engine_installed():
+        sys.exit(missing_engine(package))
+    asyncio.run(_serve(load(), url, concurrency, package))
+
+
+async def _serve(server: Server, url: str, concurrency: int, package: str) -> None:
+    from taskiq.receiver import Receiver
+
+    from ..store.redis_store import RedisStore
+    from ..store.redis_tasks import RedisTaskStore
+
+    runner = server.tasks
+    if runner is None:
+        sys.exit(f"{package} has no tool that runs as a task: there is nothing to work on")
+    store = RedisStore(url)
+    await store.start()
+    runner.store = RedisTaskStore(store)
+    try:
+        broker = make_broker(url, store.prefix)
+    except EngineMissing:
+        sys.exit(missing_engine(package))
+    broker.is_worker_process = True
+
+    async def run_task(message: dict[str, Any]) -> None:
+        await run_taken(runner, message)
+
+    broker.register_task(run_task, task_name=TASK_NAME)
+    finish = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, finish.set)
+    receiver = Receiver(broker, max_async_tasks=concurrency, propagate_exceptions=False)
+    print(
+        f"{package}: task worker on {_shown(url)} (queue {store.prefix}{QUEUE_SUFFIX}); "
+        f"up to {concurrency} tasks at once",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        await receiver.listen(finish)
+    finally:
+        await broker.shutdown()
+        await store.close()
+
+
+def _shown(url: str) -> str:
+    from ..main import _shown as shown
+
+    return shown(url)
+
+
+async def run_taken(runner: TaskRunner, message: dict[str, Any]) -> None:
+    """Take the task ``message`` names and run it to its end (its outcome in the store)."""
+    task_id: str = message["taskId"]
+    tool = runner.tools.get(message["tool"])
+    record = await runner.store.read(task_id)
+    if tool is None or record is None or is_finished(record):
+        return  # expired, cancelled while it waited, or a tool this build does not have
+    if not await runner.store.write(task_id, taken(runner.lease_ms), clear_questions=False):
+        return
+    capabilities = message.get("capabilities") or {}
+    arguments = message.get("arguments") or {}
+    revision = BY_NAME[message["revision"]]
+    request = RequestContext(
+        id="task:" + task_id,
+        method="tools/call",
+        params={"name": tool.name, "arguments": arguments},
+        meta={META_CLIENT_CAPABILITIES: capabilities},
+        revision=revision,
+        session=Session(),
+        log_rank=None,
+        principal=_principal(message.get("principal")),
+    )
+    channel = TaskChannel(capabilities, runner.store, task_id)
+    kwargs = tool.keyword_arguments(arguments)
+    stamp = runner.stamp
+    work = asyncio.ensure_future(
+        outcome_of(lambda: _run_call(tool, kwargs, request, channel, stamp))
+    )
+    await runner.supervise(channel, work)
+
+
+def _run_call(tool: Any, kwargs: Any, request: RequestContext, channel: Any, stamp: Any) -> Any:
+    from ..core.lifecycle import run_call
+
+    return run_call(tool, kwargs, tool.name, request, channel, stamp)
+
+
+def _principal(fields: dict[str, Any] | None) -> Any:
+    if fields is None:
+        return None
+    from ..auth.principal import Principal
+
+    return Principal(
+        subject=fields["subject"],
+        client_id=fields.get("client_id"),
+        scopes=frozenset(fields.get("scopes") or ()),
+        issuer=fields["issuer"],
+        claims=fields.get("claims") or {},
+    )
