@@ -21,6 +21,7 @@ it never imports taskiq (tests/runtime/test_startup_imports.py).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import META_CLIENT_CAPABILITIES
@@ -42,6 +43,10 @@ WAITING_MESSAGE = "Waiting for a task worker to take it"
 NOT_TAKEN_MESSAGE = (
     "The task was never started: no task worker took it from the queue within "
     "MCP_TASK_QUEUE_SECONDS. Start one (python -m PACKAGE task-worker), then call the tool again."
+)
+WORKER_LOST_MESSAGE = (
+    "The task was lost: the task worker running it stopped before it finished. "
+    "Its effects, if any, are unknown; call the tool again if that is safe."
 )
 KICK_FAILED_MESSAGE = "The task could not be handed to the task queue"
 
@@ -144,9 +149,12 @@ def _error(message: str) -> dict[str, Any]:
     return {"code": -32603, "message": message}
 
 
-def not_taken() -> dict[str, str]:
-    """The fields that end a task no engine worker took within the queue's bound."""
-    return finished("failed", NOT_TAKEN_MESSAGE, error=_error(NOT_TAKEN_MESSAGE))
+def lost_in_engine(record: Mapping[str, str]) -> dict[str, str]:
+    """The fields that end an engine's task whose lease ran out: never taken from the
+    queue within its bound, or lost with the task worker running it."""
+    if record.get("queued") == "1":
+        return finished("failed", NOT_TAKEN_MESSAGE, error=_error(NOT_TAKEN_MESSAGE))
+    return finished("failed", WORKER_LOST_MESSAGE, error=_error(WORKER_LOST_MESSAGE))
 
 
 def taken(lease_ms: int) -> dict[str, str]:

@@ -18,7 +18,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..protocol import BY_NAME, META_CLIENT_CAPABILITIES
 from ..session import Session
@@ -39,7 +39,12 @@ from .runner import TaskRunner, outcome_of
 if TYPE_CHECKING:
     import argparse
 
-    from ..server import Server
+
+class Served(Protocol):
+    """What the worker needs of the package's server (runtime/server.py): its tasks."""
+
+    @property
+    def tasks(self) -> TaskRunner | None: ...
 
 
 def parser(package: str) -> argparse.ArgumentParser:
@@ -67,7 +72,7 @@ def parser(package: str) -> argparse.ArgumentParser:
     return parser
 
 
-def worker_main(load: Callable[[], Server], package: str, argv: Sequence[str]) -> None:
+def worker_main(load: Callable[[], Served], package: str, argv: Sequence[str]) -> None:
     """Run the worker; ``load`` gives the server (its handlers) once the options are read."""
     cli = parser(package)
     args = cli.parse_args(argv)
@@ -84,7 +89,7 @@ def worker_main(load: Callable[[], Server], package: str, argv: Sequence[str]) -
     asyncio.run(_serve(load(), url, concurrency, package))
 
 
-async def _serve(server: Server, url: str, concurrency: int, package: str) -> None:
+async def _serve(server: Served, url: str, concurrency: int, package: str) -> None:
     from taskiq.receiver import Receiver
 
     from ..store.redis_store import RedisStore
@@ -125,9 +130,12 @@ async def _serve(server: Server, url: str, concurrency: int, package: str) -> No
 
 
 def _shown(url: str) -> str:
-    from ..main import _shown as shown
+    """Where the Redis is, without its password or query (for the start-up line)."""
+    from urllib.parse import urlsplit
 
-    return shown(url)
+    parts = urlsplit(url)
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{parts.hostname or ''}{port}{parts.path}"
 
 
 async def run_taken(runner: TaskRunner, message: dict[str, Any]) -> None:

@@ -216,12 +216,10 @@ class TaskRunner:
         if not is_finished(record) and int(record.get("lease", "0")) < now_ms():
             # The worker running it stopped renewing: it died. Run it again here when its
             # tool file says that is safe, else end it, once, as lost.
-            if record.get("queued") == "1":  # no engine worker took it in time
-                from .engine import not_taken
-
-                await self.store.end_if_lost(task_id, not_taken(), now_ms())
-            elif not await self._rerun_if_lost(task_id, record, request):
-                await self.store.end_if_lost(task_id, lost(), now_ms())
+            # An engine's task (tasks/engine.py) that no task worker took is not run again.
+            never_taken = record.get("queued") == "1"
+            if never_taken or not await self._rerun_if_lost(task_id, record, request):
+                await self.store.end_if_lost(task_id, _lost(record), now_ms())
             record = await self.store.read(task_id) or record
         return record
 
@@ -273,6 +271,14 @@ class TaskRunner:
         running = self.running.get(task_id)
         if running is not None:
             running[0].cancel()
+
+
+def _lost(record: dict[str, str]) -> dict[str, str]:
+    if "queued" in record:  # an engine's task: its own explanation
+        from .engine import lost_in_engine
+
+        return lost_in_engine(record)
+    return lost()
 
 
 async def outcome_of(call: Callable[[], Reply]) -> dict[str, str]:
