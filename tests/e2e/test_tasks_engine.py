@@ -62,9 +62,21 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
     with contextlib.ExitStack() as stack:
         store = stack.enter_context(redis_server(folder / "redis"))
         port = free_port()
-        command = http_command(PACKAGE, port, "--store", store, "--task-engine", "taskiq")
+        command = importtime(
+            http_command(PACKAGE, port, "--store", store, "--task-engine", "taskiq")
+        )
         url = stack.enter_context(serving(root, command, port, folder / "server.log", env=ENV))
         yield Deployment(url, root, store, folder)
+
+
+def importtime(command: list[str]) -> list[str]:
+    """``command`` (a Python one) reporting every module it imports on stderr."""
+    return [command[0], "-X", "importtime", *command[1:]]
+
+
+def imported(log: Path) -> set[str]:
+    lines = log.read_text(errors="replace").splitlines()
+    return {line.split("|")[-1].strip() for line in lines if line.startswith("import time:")}
 
 
 @contextlib.contextmanager
@@ -181,3 +193,20 @@ def _wait_taken(deployment: Deployment, task_id: str) -> None:
             return
         assert time.monotonic() < deadline, task
         time.sleep(0.05)
+
+
+def test_a_server_without_the_engine_never_imports_taskiq(deployment: Deployment) -> None:
+    engine_modules = {"taskiq", "taskiq_redis", f"{PACKAGE}._runtime.tasks.engine"}
+    # The engine's server imported it (the check reads the report right)...
+    assert engine_modules <= imported(deployment.folder / "server.log")
+    # ...one on the same Redis without --task-engine runs its task itself, without it.
+    port = free_port()
+    command = importtime(http_command(PACKAGE, port, "--store", deployment.store))
+    log = deployment.folder / "plain-server.log"
+    with serving(deployment.root, command, port, log, env=ENV) as url:
+        task_id = create(url, "rerun_compute", {"seconds": 0.1})
+        done = until(url, task_id, "completed", "failed")
+        assert done["status"] == "completed", done
+    modules = imported(log)
+    assert f"{PACKAGE}._runtime.tasks.runner" in modules
+    assert sorted(engine_modules & modules) == []
