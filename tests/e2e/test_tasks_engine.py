@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from typing import NamedTuple
 import pytest
 
 from tests.e2e.test_tasks_scale_out import create, request, until, watch_after_kill
+from tests.support.docs import block
 from tests.support.http_server import (
     CONFORMANCE_PROJECT,
     REDIS,
@@ -62,11 +64,19 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
     with contextlib.ExitStack() as stack:
         store = stack.enter_context(redis_server(folder / "redis"))
         port = free_port()
-        command = importtime(
-            http_command(PACKAGE, port, "--store", store, "--task-engine", "taskiq")
-        )
+        command = importtime([*documented("--task-engine", store), "--port", str(port)])
         url = stack.enter_context(serving(root, command, port, folder / "server.log", env=ENV))
         yield Deployment(url, root, store, folder)
+
+
+def documented(naming: str, store: str) -> list[str]:
+    """The command of how-to/tasks.md's "Run tasks on their own machines" that names
+    ``naming``, for this package and this Redis: the commands the page shows are run."""
+    shown = block("how-to/tasks.md", "## Run tasks on their own machines", "sh")
+    line = next(line for line in shown.splitlines() if naming in line)
+    words = shlex.split(line.replace("redis://redis.internal:6379/0", store))
+    assert words[:3] == ["python", "-m", "my_server"], line
+    return [sys.executable, "-m", PACKAGE, *words[3:]]
 
 
 def importtime(command: list[str]) -> list[str]:
@@ -83,7 +93,7 @@ def imported(log: Path) -> set[str]:
 def task_worker(deployment: Deployment) -> Iterator[subprocess.Popen[bytes]]:
     """An engine worker on the deployment's Redis, listening once this yields."""
     log = deployment.folder / f"worker-{time.monotonic_ns()}.log"
-    command = [sys.executable, "-m", PACKAGE, "task-worker", "--redis", deployment.store]
+    command = documented("task-worker", deployment.store)
     with log.open("wb") as output:
         process = subprocess.Popen(
             command, cwd=deployment.root, stdout=output, stderr=subprocess.STDOUT,
@@ -145,6 +155,7 @@ def test_a_cancel_sent_to_the_server_stops_the_run_on_the_worker(deployment: Dep
         # marks the record): reading it proves the cancel crossed.
         cancelled = until(deployment.url, task_id, "cancelled", "completed", "failed")
         assert cancelled["status"] == "cancelled", cancelled
+        print(f"cancelled at the worker {time.monotonic() - started:.2f} s after the cancel")
         assert time.monotonic() - started < 5
         assert worker.poll() is None  # the worker goes on taking tasks
         again = create(deployment.url, "slow_compute", {"seconds": 0.1})
@@ -210,3 +221,13 @@ def test_a_server_without_the_engine_never_imports_taskiq(deployment: Deployment
     modules = imported(log)
     assert f"{PACKAGE}._runtime.tasks.runner" in modules
     assert sorted(engine_modules & modules) == []
+
+
+def test_a_worker_stopped_with_sigterm_finishes_its_running_task(deployment: Deployment) -> None:
+    with task_worker(deployment) as worker:
+        task_id = create(deployment.url, "slow_compute", {"seconds": 1})
+        _wait_taken(deployment, task_id)
+        worker.terminate()
+        assert worker.wait(timeout=30) == 0
+    done = request(deployment.url, "tasks/get", {"taskId": task_id})["result"]
+    assert done["status"] == "completed", done  # before the worker exited
