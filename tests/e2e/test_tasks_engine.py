@@ -218,6 +218,7 @@ def test_a_server_without_the_engine_never_imports_taskiq(deployment: Deployment
         task_id = create(url, "rerun_compute", {"seconds": 0.1})
         done = until(url, task_id, "completed", "failed")
         assert done["status"] == "completed", done
+    assert "; tasks run by taskiq task workers" in (deployment.folder / "server.log").read_text()
     modules = imported(log)
     assert f"{PACKAGE}._runtime.tasks.runner" in modules
     assert sorted(engine_modules & modules) == []
@@ -231,3 +232,15 @@ def test_a_worker_stopped_with_sigterm_finishes_its_running_task(deployment: Dep
         assert worker.wait(timeout=30) == 0
     done = request(deployment.url, "tasks/get", {"taskId": task_id})["result"]
     assert done["status"] == "completed", done  # before the worker exited
+
+
+def test_a_worker_whose_redis_does_not_answer_stops_with_one_line(deployment: Deployment) -> None:
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"
+    command = [sys.executable, "-m", PACKAGE, "task-worker", "--redis", nowhere]
+    stopped = subprocess.run(
+        command, cwd=deployment.root, capture_output=True, text=True, timeout=60
+    )
+    assert stopped.returncode == 1
+    (line,) = stopped.stderr.splitlines()
+    assert line.startswith(f"--redis {nowhere}: Redis does not answer (")
+    assert line.endswith("); start it or fix the URL")

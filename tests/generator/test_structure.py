@@ -30,6 +30,7 @@ RUNTIME_LAZY = {
     ("tasks/engine.py", "taskiq"),
     ("tasks/engine.py", "taskiq_redis"),
     ("tasks/engine_worker.py", "taskiq"),
+    ("tasks/engine_worker.py", "redis"),  # the start-up ping
 }  # paths under runtime/
 LONGEST_MODULE = 450
 

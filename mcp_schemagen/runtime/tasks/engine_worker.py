@@ -98,9 +98,14 @@ async def _serve(server: Served, url: str, concurrency: int, package: str) -> No
     runner = server.tasks
     if runner is None:
         sys.exit(f"{package} has no tool that runs as a task: there is nothing to work on")
+    reason = await _unanswered(url)
+    if reason is not None:
+        sys.exit(
+            f"--redis {_shown(url)}: Redis does not answer ({reason}); start it or fix the URL"
+        )
     store = RedisStore(url)
-    await store.start()
     runner.store = RedisTaskStore(store)
+    await store.start()
     try:
         broker = make_broker(url, store.prefix)
     except EngineMissing:
@@ -127,6 +132,26 @@ async def _serve(server: Served, url: str, concurrency: int, package: str) -> No
     finally:
         await broker.shutdown()
         await store.close()
+
+
+async def _unanswered(url: str) -> str | None:
+    """Why Redis at ``url`` does not answer a ping at once; None when it does."""
+    import redis.asyncio as redis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    from ..store.redis_connections import closed
+
+    client = redis.Redis.from_url(
+        url, socket_connect_timeout=3.0, socket_timeout=3.0, retry=Retry(NoBackoff(), 0)
+    )
+    try:
+        await client.ping()
+    except Exception as exc:
+        return " ".join(str(exc).split()) or type(exc).__name__
+    finally:
+        await closed(client)
+    return None
 
 
 def _shown(url: str) -> str:
