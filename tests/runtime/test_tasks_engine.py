@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from typing import Any
 
+import orjson
 import pytest
 from taskiq import AsyncBroker, BrokerMessage, InMemoryBroker
 
@@ -147,3 +148,35 @@ def test_the_options_are_checked_with_a_clear_message(
         main(lambda: server(), "pkg", argv)
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@run
+async def test_a_task_cancelled_while_it_waits_ends_cancelled_and_never_runs() -> None:
+    srv = server()
+    client = Client(srv, WITH_TASKS)
+    assert srv.tasks is not None
+    held = HeldQueue()
+    srv.tasks.engine = TaskiqEngine(held, srv.tasks.store)
+    task_id = (await client.call("sleeper", seconds=0.05))["result"]["taskId"]
+    await client.request("tasks/cancel", taskId=task_id)
+    ended = (await client.request("tasks/get", taskId=task_id))["result"]
+    assert (ended["status"], ended["statusMessage"]) == (
+        "cancelled",
+        "Cancelled at the client's request",
+    )
+    # The message still in the queue, taken later: the worker does not run the handler.
+    await run_taken(srv.tasks, {**orjson.loads(held.kicked[0].message)["args"][0]})
+    assert srv.tasks.running == {}
+
+
+@run
+async def test_a_cancel_that_crosses_the_take_ends_the_task_unrun() -> None:
+    srv = server()
+    assert srv.tasks is not None
+    record = new_record("x", "", "sleeper", 60_000, 100, now_ms() + 60_000)
+    await srv.tasks.store.create("x", {**record, "queued": "1", "cancel": "1"}, 60_000)
+    message = {"taskId": "x", "tool": "sleeper", "arguments": {}, "revision": "2026-07-28"}
+    await run_taken(srv.tasks, message)
+    assert srv.tasks.running == {}
+    ended = await srv.tasks.store.read("x")
+    assert ended is not None and ended["status"] == "cancelled"

@@ -34,7 +34,7 @@ from .engine import (
     taken,
 )
 from .records import is_finished
-from .runner import TaskRunner, outcome_of
+from .runner import TaskRunner, cancelled, outcome_of
 
 if TYPE_CHECKING:
     import argparse
@@ -170,6 +170,9 @@ async def run_taken(runner: TaskRunner, message: dict[str, Any]) -> None:
     record = await runner.store.read(task_id)
     if tool is None or record is None or is_finished(record):
         return  # expired, cancelled while it waited, or a tool this build does not have
+    if record.get("cancel") == "1":  # cancelled as it was taken: never started
+        await runner.store.write(task_id, cancelled(), clear_questions=True)
+        return
     if not await runner.store.write(task_id, taken(runner.lease_ms), clear_questions=False):
         return
     capabilities = message.get("capabilities") or {}

@@ -185,7 +185,7 @@ class TaskRunner:
         try:
             outcome = await work
         except asyncio.CancelledError:
-            outcome = finished("cancelled", CANCELLED_MESSAGE)
+            outcome = cancelled()
         finally:
             beat.cancel()
         with contextlib.suppress(StoreUnavailable):  # the lease ends it as lost instead
@@ -271,6 +271,11 @@ class TaskRunner:
         running = self.running.get(task_id)
         if running is not None:
             running[0].cancel()
+
+
+def cancelled() -> dict[str, str]:
+    """The fields that end a task a client cancelled."""
+    return finished("cancelled", CANCELLED_MESSAGE)
 
 
 def _lost(record: dict[str, str]) -> dict[str, str]:
