@@ -56,6 +56,9 @@ HTTP_DEPENDENCIES: Final = (
     "redis>=5,<9",
     "PyJWT[crypto]>=2.10,<3",
 )
+# `--task-engine taskiq` hands tasks to taskiq's queue in the store's Redis and
+# `python -m PACKAGE task-worker` runs them (runtime/tasks/engine*.py); imported only there.
+TASK_ENGINE_DEPENDENCIES: Final = ("taskiq>=0.13,<0.14", "taskiq-redis>=1.2,<2")
 # PACKAGE.client, the typed client (README, "Typed client"), is built on the official SDK;
 # the server never imports it. Below 2.4: the client primes two private fields of the
 # SDK's ClientSession (the x-mcp-header map and the output schemas it would list for).
@@ -235,6 +238,7 @@ def project_files(
         "runtime_dependencies": RUNTIME_DEPENDENCIES,
         "protocol_dependencies": PROTOCOL_DEPENDENCIES,
         "http_dependencies": HTTP_DEPENDENCIES,
+        "task_engine_dependencies": TASK_ENGINE_DEPENDENCIES,
         "client_dependencies": CLIENT_DEPENDENCIES,
         "dev_dependencies": DEV_DEPENDENCIES,
         # The same generator, installed the way this one was: a shell word for the README,

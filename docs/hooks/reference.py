@@ -85,6 +85,7 @@ def parser_markdown(parser: argparse.ArgumentParser, level: int = 2) -> str:
 def commands_page() -> str:
     from mcp_schemagen.cli import _parser
     from mcp_schemagen.runtime.main import parser as server_parser
+    from mcp_schemagen.runtime.tasks.engine_worker import parser as worker_parser
 
     return "\n".join(
         [
@@ -101,6 +102,10 @@ def commands_page() -> str:
             "Every generated package serves itself; `PACKAGE` is its import name.",
             "",
             parser_markdown(server_parser("PACKAGE"), level=3),
+            "Task workers (`--task-engine taskiq`, the `tasks` extra): "
+            "[Run tasks on their own machines](../how-to/tasks.md#run-tasks-on-their-own-machines).",
+            "",
+            parser_markdown(worker_parser("PACKAGE"), level=3),
         ]
     )
 

@@ -35,7 +35,7 @@ stdio is the default: a client starts this process and speaks over stdin/stdout.
 --http serves the MCP endpoint (Streamable HTTP, every revision the server speaks) with
 uvicorn; other ASGI servers run the same app, PACKAGE.asgi:app, with the settings in the
 environment (MCP_HTTP_PATH, MCP_HTTP_ALLOWED_HOSTS, MCP_HTTP_ALLOWED_ORIGINS,
-MCP_HTTP_MAX_BODY_BYTES, MCP_STORE, MCP_SESSION_TTL_SECONDS), e.g.
+MCP_HTTP_MAX_BODY_BYTES, MCP_STORE, MCP_SESSION_TTL_SECONDS, MCP_TASK_ENGINE), e.g.
   granian --interface asgi PACKAGE.asgi:app
   gunicorn -k uvicorn_worker.UvicornWorker PACKAGE.asgi:app
 Without authorization (MCP_AUTH_ISSUERS, MCP_AUTH_RESOURCE) the app serves only
@@ -45,6 +45,9 @@ More than one worker (or machine) needs a shared store for sessions (2025-03-26 
 2025-11-25): --store redis://HOST:6379/0. 2026-07-28 requests are stateless; a retry after
 an input_required result needs the same MCP_CODEGEN_STATE_KEY on every worker (--workers N
 draws one for its workers when it is unset).
+--task-engine taskiq (with --store redis://...) puts tasks on taskiq's queue in that Redis;
+  python -m PACKAGE task-worker --redis redis://HOST:6379/0
+runs them, on this machine or others (pip install 'PACKAGE[tasks]').
 Liveness: GET /healthz (or PATH/health) answers 200 while the process serves.
 Readiness: GET /readyz (or PATH/ready) answers 200, or 503 while the store is unreachable
 (requests then get 503 with Retry-After and a JSON-RPC error body).
@@ -131,6 +134,13 @@ def parser(package: str) -> argparse.ArgumentParser:
         f"closes (default {HttpSettings.body_timeout_seconds:g})",
     )
     http.add_argument(
+        "--task-engine",
+        choices=["taskiq"],
+        help="run tasks on a task-queue engine's workers (python -m PACKAGE task-worker) "
+        "instead of in this server's workers; needs --store redis://... "
+        "(default $MCP_TASK_ENGINE, else none)",
+    )
+    http.add_argument(
         "--access-log",
         action="store_true",
         default=None,
@@ -158,8 +168,14 @@ def main(
         claim_stdout()
         run_stdio(_loaded(server), max_inflight=limit)
         return
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[0] == "task-worker":  # the engine's worker: runs tasks, serves nothing
+        from .tasks.engine_worker import worker_main
+
+        worker_main(lambda: _loaded(server), package, arguments[1:])
+        return
     from .http import auth_setup
-    from .http.settings import HttpSettings
+    from .http.settings import ENV_TASK_ENGINE, HttpSettings
 
     cli = parser(package)
     args = cli.parse_args(argv)
@@ -168,6 +184,7 @@ def main(
         for name in (
             "host", "port", "workers", "path", "store", "allowed_host", "allowed_origin",
             "max_body_bytes", "session_ttl", "header_timeout", "body_timeout", "access_log",
+            "task_engine",
         )
         if getattr(args, name) is not None
     ]  # fmt: skip
@@ -194,6 +211,7 @@ def main(
     workers = args.workers or 1
     if workers < 1:
         cli.error("--workers must be 1 or more")
+    task_engine = _task_engine(args.task_engine, args.store, cli, os.environ.get(ENV_TASK_ENGINE))
     settings = HttpSettings(
         path=args.path or "/mcp",
         allowed_hosts=tuple(args.allowed_host or _default_hosts(host, cli)),
@@ -205,6 +223,7 @@ def main(
         header_timeout_seconds=args.header_timeout or HttpSettings.header_timeout_seconds,
         body_timeout_seconds=args.body_timeout or HttpSettings.body_timeout_seconds,
         access_log=bool(args.access_log),
+        task_engine=task_engine,
     )
     if workers > 1:  # the workers check each other's 2026-07-28 requestState
         import secrets
@@ -221,6 +240,28 @@ def main(
     serve_http(
         _loaded(server), package, settings, host=host, port=args.port or 8000, workers=workers
     )
+
+
+def _task_engine(
+    option: str | None, store: str | None, cli: argparse.ArgumentParser, environment: str | None
+) -> str | None:
+    """``--task-engine``, else ``MCP_TASK_ENGINE``; it needs the Redis store, whose Redis
+    holds the engine's queue beside the tasks' records."""
+    engine = option or environment or None
+    if engine is None:
+        return None
+    from .store.url import is_redis_url
+    from .tasks.engine import ENGINES
+
+    named = "--task-engine" if option else "MCP_TASK_ENGINE"
+    if engine not in ENGINES:
+        cli.error(f"{named} {engine!r}: the task engines are {', '.join(ENGINES)}")
+    if not is_redis_url(store):
+        cli.error(
+            f"{named} {engine} needs --store redis://HOST:PORT/DB: the engine's queue and "
+            "the tasks' records live in that Redis, shared with the task workers"
+        )
+    return engine
 
 
 def _check_store(url: str, package: str) -> None:
@@ -328,6 +369,11 @@ def serve_http(
 
     if is_redis_url(settings.store):
         _check_store(str(settings.store), package)
+    if settings.task_engine is not None:
+        from .tasks.engine import engine_installed, missing_engine
+
+        if not engine_installed():
+            sys.exit(missing_engine(package))
     os.environ.update(settings.environment())  # worker processes read the same settings
     from .http.announce import announce_when_answering
     from .http.deadlines import protocol_class
@@ -364,6 +410,7 @@ def started_line(
         f"revisions {', '.join(server.supported)}; {workers} worker"
         f"{'s' if workers != 1 else ''}; store {store}; up to {settings.max_inflight} "
         f"requests at once per worker; access log {'on' if settings.access_log else 'off'}"
+        + (f"; tasks run by {settings.task_engine} task workers" if settings.task_engine else "")
     )
 
 

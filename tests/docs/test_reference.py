@@ -69,6 +69,19 @@ def test_the_commands_page_has_every_command_and_option() -> None:
         assert option in text, option
 
 
+def test_the_commands_page_has_the_server_and_task_worker_options() -> None:
+    from mcp_schemagen.runtime.main import parser as server_parser
+    from mcp_schemagen.runtime.tasks.engine_worker import parser as worker_parser
+
+    text = _hook().commands_page()
+    for parser in (server_parser("PACKAGE"), worker_parser("PACKAGE")):
+        assert f"`{parser.prog}`" in text, parser.prog
+        for action in parser._actions:
+            for option in action.option_strings:
+                assert option in ("-h", "--help") or f"`{option}`" in text, (parser.prog, option)
+    assert "`--task-engine`" in text and "`--redis`" in text
+
+
 def test_the_configuration_table_has_every_key_the_loader_reads(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

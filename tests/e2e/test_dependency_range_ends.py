@@ -27,13 +27,20 @@ from pathlib import Path
 
 import pytest
 
-from mcp_schemagen.scaffold import HTTP_DEPENDENCIES, RUNTIME_DEPENDENCIES
+from mcp_schemagen.scaffold import (
+    HTTP_DEPENDENCIES,
+    RUNTIME_DEPENDENCIES,
+    TASK_ENGINE_DEPENDENCIES,
+)
 from tests.support.http_server import CONFORMANCE_PROJECT, REDIS, build_project, redis_server
 from tests.support.paths import REPO, needs_shared
 
 PACKAGE = "conformance_server"
 CACHE = REPO / ".cache" / "range-ends"
 DECLARED = (*RUNTIME_DEPENDENCIES, *HTTP_DEPENDENCIES)
+# The tasks extra (--task-engine taskiq) at the newest end only: taskiq-redis needs a
+# newer redis than the http extra's lowest, so its oldest end is no install of its own.
+NEWEST_ONLY = TASK_ENGINE_DEPENDENCIES
 pytestmark = [
     needs_shared,
     pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (Debian package)"),
@@ -51,7 +58,7 @@ def oldest(requirement: str) -> str:
 
 
 def test_every_declared_range_has_both_ends() -> None:
-    for requirement in DECLARED:
+    for requirement in (*DECLARED, *NEWEST_ONLY):
         oldest(requirement)
         assert "<" in requirement or requirement.startswith("typing-extensions"), (
             f"{requirement!r} has no upper bound: the newest end would be untested tomorrow"
@@ -59,7 +66,7 @@ def test_every_declared_range_has_both_ends() -> None:
 
 
 def _environment(end: str) -> Path:
-    wanted = [oldest(r) for r in DECLARED] if end == "oldest" else list(DECLARED)
+    wanted = [oldest(r) for r in DECLARED] if end == "oldest" else [*DECLARED, *NEWEST_ONLY]
     folder = CACHE / end
     stamp = folder / "installed.txt"
     python = folder / "bin" / "python"
@@ -103,3 +110,17 @@ def test_a_generated_server_at_each_end_of_its_ranges(
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "range end checks passed" in checked.stdout
+
+
+def test_the_task_engine_at_the_newest_end_of_its_range(project: Path, redis_url: str) -> None:
+    python = _environment("newest")
+    checked = subprocess.run(
+        [str(python), "-m", "tests.support.task_engine_checks", str(project), PACKAGE, redis_url],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{project}"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "task engine checks passed" in checked.stdout

@@ -67,12 +67,16 @@ DISTRIBUTIONS = {
     "jwt": "PyJWT",  # imported only when an access token is checked (--auth-*)
     "mcp": "mcp",  # imported only by the typed client (client.py, _client.py)
     "anyio": "anyio",  # the same
+    "taskiq": "taskiq",  # imported only by --task-engine taskiq and task-worker
+    "taskiq_redis": "taskiq-redis",  # the same
 }
 # The typed client's modules: the server never imports them; the `client` extra.
 CLIENT_MODULES = {"client.py", "_client.py"}
 # Imported only inside the functions serving --http, --store redis:// and --auth-*: the
 # `http` extra.
 HTTP_ONLY = {"uvicorn", "redis", "PyJWT"}
+# Imported only by --task-engine taskiq and `python -m PACKAGE task-worker`: the `tasks` extra.
+TASK_ENGINE_ONLY = {"taskiq", "taskiq-redis"}
 
 
 def _listing(root: Path) -> set[str]:
@@ -333,7 +337,9 @@ def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Pa
     http = _names(meta["optional-dependencies"]["http"])
     assert imported >= HTTP_ONLY
     assert http >= HTTP_ONLY
-    runtime = imported - http
+    tasks = _names(meta["optional-dependencies"]["tasks"])
+    assert imported >= TASK_ENGINE_ONLY == tasks
+    runtime = imported - http - tasks
     assert runtime == _names(meta["dependencies"])
     assert runtime == {"jsonschema-rs", "orjson", "typing-extensions"}
     # Protocol models are opt-in (`protocol-models = true`): a first build is the tools'.
@@ -364,6 +370,7 @@ def test_runtime_bounds_follow_mcp_codegen_itself() -> None:
     for requirements, listed in (
         (scaffold.RUNTIME_DEPENDENCIES, ours["dependencies"]),
         (scaffold.HTTP_DEPENDENCIES, extras["dev"]),
+        (scaffold.TASK_ENGINE_DEPENDENCIES, extras["dev"]),
         (scaffold.PROTOCOL_DEPENDENCIES, [*extras["dev"], *ours["dependencies"]]),
     ):
         by_name = {re.split(r"[<>=!~ ]", r, maxsplit=1)[0]: r for r in listed}

@@ -26,6 +26,11 @@ RUNTIME_LAZY = {
     ("auth/tokens.py", "jwt"),
     ("auth/keys.py", "jwt"),  # a JWK is parsed before it enters the cache
     ("http/deadlines.py", "uvicorn"),  # its classes subclass uvicorn's protocols
+    # The task engine (--task-engine taskiq, task-worker): the package's tasks extra.
+    ("tasks/engine.py", "taskiq"),
+    ("tasks/engine.py", "taskiq_redis"),
+    ("tasks/engine_worker.py", "taskiq"),
+    ("tasks/engine_worker.py", "redis"),  # the start-up ping
 }  # paths under runtime/
 LONGEST_MODULE = 450
 

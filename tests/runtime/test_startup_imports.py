@@ -55,6 +55,10 @@ HTTP_ONLY = (
     "example_server._runtime.http.sessions",
     "example_server._runtime.store",
     "example_server._runtime.store.redis_store",
+    # Only --task-engine taskiq and task-worker: the engine (runtime/tasks/engine*.py).
+    "taskiq",
+    "taskiq_redis",
+    "example_server._runtime.tasks.engine",
 )
 
 

@@ -39,7 +39,7 @@ from ..server import Server
 from ..session.admission import Slots
 from ..store import Store, StoreUnavailable
 from ..store.url import open_store
-from ..tasks.stores import task_store_for
+from ..tasks.stores import attach
 from .auth_setup import guard_for
 from .endpoint import JSON, HttpRequest, Responder
 from .headers import accepts, decode_headers, host_allowed, origin_allowed, param_headers
@@ -137,7 +137,7 @@ class McpHttpApp:
                 await self.store.start()
                 self.server.subscriptions.start(self.store)  # notices cross workers by it
                 if self.server.tasks is not None:  # tasks live where the sessions do
-                    self.server.tasks.store = task_store_for(self.store)
+                    attach(self.server.tasks, self.store, self.settings.task_engine)
             except BaseException as exc:
                 self._started.set_exception(exc)
                 self._started.exception()  # raised below: no "never retrieved" at exit

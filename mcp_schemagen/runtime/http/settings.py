@@ -27,6 +27,7 @@ ENV_MAX_INFLIGHT = "MCP_MAX_CONCURRENT_REQUESTS"  # the same variable as stdio's
 ENV_BODY_TIMEOUT = "MCP_HTTP_BODY_TIMEOUT_SECONDS"
 ENV_HEADER_TIMEOUT = "MCP_HTTP_HEADER_TIMEOUT_SECONDS"
 ENV_ACCESS_LOG = "MCP_HTTP_ACCESS_LOG"
+ENV_TASK_ENGINE = "MCP_TASK_ENGINE"  # tasks/engine.py
 DEFAULT_MAX_INFLIGHT = 4096
 
 
@@ -54,6 +55,9 @@ class HttpSettings:
     body_timeout_seconds: float = 30.0
     header_timeout_seconds: float = 10.0
     access_log: bool = False
+    # "taskiq": tasks are put on taskiq's queue in the store's Redis and run by
+    # `python -m PACKAGE task-worker` (tasks/engine.py); None: each in its server worker.
+    task_engine: str | None = None
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> HttpSettings:
@@ -81,6 +85,8 @@ class HttpSettings:
             values["header_timeout_seconds"] = float(env[ENV_HEADER_TIMEOUT])
         if env.get(ENV_ACCESS_LOG):
             values["access_log"] = env[ENV_ACCESS_LOG] == "1"
+        if env.get(ENV_TASK_ENGINE):
+            values["task_engine"] = env[ENV_TASK_ENGINE]
         return cls(**values)  # type: ignore[arg-type]
 
     def environment(self) -> dict[str, str]:
@@ -99,6 +105,8 @@ class HttpSettings:
         }
         if self.store is not None:
             env[ENV_STORE] = self.store
+        if self.task_engine is not None:
+            env[ENV_TASK_ENGINE] = self.task_engine
         return env
 
 

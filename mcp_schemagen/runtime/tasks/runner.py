@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -42,6 +42,9 @@ from .records import (
     timestamp,
 )
 from .settings import TaskSettings
+
+if TYPE_CHECKING:
+    from .engine import TaskiqEngine
 
 LEASE_SECONDS = float(os.environ.get("MCP_TASK_LEASE_SECONDS", "10"))
 # Bounds on the tasks one worker runs at once, and one principal's among them.
@@ -84,6 +87,9 @@ class TaskRunner:
         self.renew_seconds = max(lease_seconds / 5, 0.05)
         # The tasks this worker runs: their work (cancelled to stop them) and channel.
         self.running: dict[str, tuple[asyncio.Future[dict[str, str]], TaskChannel]] = {}
+        # With --task-engine: tasks are put on its queue and run by engine workers
+        # (tasks/engine.py); None: run here.
+        self.engine: TaskiqEngine | None = None
 
     def start(
         self,
@@ -128,6 +134,11 @@ class TaskRunner:
             record, channel = await self.new_task(tool, settings, request)
         except RpcError as failure:  # past a bound
             return jsonrpc.error(request.id, failure)
+        if self.engine is not None and request.revision.stateless:
+            self._owners.pop(channel.task_id, None)  # an engine worker runs it, not this one
+            arguments = request.params.get("arguments") or {}
+            await self.engine.enqueue(channel.task_id, tool.name, arguments, request)
+            return jsonrpc.result(request.id, create_result(record, self.stamp))
         # The call's own request, on a session of its own: the tools/call is answered,
         # so its notifications (progress, log) have nowhere to go (the extension sends
         # none on tasks) and nothing else shares its id.
@@ -136,13 +147,17 @@ class TaskRunner:
         self.supervise(channel, asyncio.ensure_future(work))
         return jsonrpc.result(request.id, create_result(record, self.stamp))
 
-    def supervise(self, channel: TaskChannel, work: asyncio.Future[dict[str, str]]) -> None:
+    def supervise(
+        self, channel: TaskChannel, work: asyncio.Future[dict[str, str]]
+    ) -> asyncio.Future[None]:
         """Watch ``work`` (the task's handler, its outcome as record fields) until it ends,
-        then write its outcome; meanwhile renew the lease and honour a cancel."""
+        then write its outcome; meanwhile renew the lease and honour a cancel. The watch
+        returned ends once the outcome is written."""
         task_id = channel.task_id
         self.running[task_id] = (work, channel)
         watching = asyncio.ensure_future(self._watch(task_id, work))
         watching.add_done_callback(lambda _: self._done(task_id))
+        return watching
 
     def _reserve(self, task_id: str, owner: str) -> str:
         """Count a new task, or refuse it past a bound (this worker's, its principal's)."""
@@ -170,7 +185,7 @@ class TaskRunner:
         try:
             outcome = await work
         except asyncio.CancelledError:
-            outcome = finished("cancelled", CANCELLED_MESSAGE)
+            outcome = cancelled()
         finally:
             beat.cancel()
         with contextlib.suppress(StoreUnavailable):  # the lease ends it as lost instead
@@ -201,8 +216,10 @@ class TaskRunner:
         if not is_finished(record) and int(record.get("lease", "0")) < now_ms():
             # The worker running it stopped renewing: it died. Run it again here when its
             # tool file says that is safe, else end it, once, as lost.
-            if not await self._rerun_if_lost(task_id, record, request):
-                await self.store.end_if_lost(task_id, lost(), now_ms())
+            # An engine's task (tasks/engine.py) that no task worker took is not run again.
+            never_taken = record.get("queued") == "1"
+            if never_taken or not await self._rerun_if_lost(task_id, record, request):
+                await self.store.end_if_lost(task_id, _lost(record), now_ms())
             record = await self.store.read(task_id) or record
         return record
 
@@ -225,7 +242,11 @@ class TaskRunner:
             "attempt": str(attempt + 1),
         }
         if await self.store.end_if_lost(task_id, fields, now_ms()):  # this worker took it
-            self._run_again(task_id, core["owner"], tool, core["arguments"], request)
+            if self.engine is not None and request.revision.stateless:  # back on the queue
+                message = fields["statusMessage"]
+                await self.engine.enqueue(task_id, tool.name, core["arguments"], request, message)
+            else:
+                self._run_again(task_id, core["owner"], tool, core["arguments"], request)
         return True  # taken here, or by another reader a moment ago
 
     def _run_again(
@@ -250,6 +271,19 @@ class TaskRunner:
         running = self.running.get(task_id)
         if running is not None:
             running[0].cancel()
+
+
+def cancelled() -> dict[str, str]:
+    """The fields that end a task a client cancelled."""
+    return finished("cancelled", CANCELLED_MESSAGE)
+
+
+def _lost(record: dict[str, str]) -> dict[str, str]:
+    if "queued" in record:  # an engine's task: its own explanation
+        from .engine import lost_in_engine
+
+        return lost_in_engine(record)
+    return lost()
 
 
 async def outcome_of(call: Callable[[], Reply]) -> dict[str, str]:

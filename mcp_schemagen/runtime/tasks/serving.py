@@ -26,7 +26,7 @@ from . import legacy
 from .channel import TaskChannel
 from .handoff import HandoffChannel, first_of
 from .records import EXTENSION, create_result, detailed, is_finished, timestamp
-from .runner import TaskRunner, outcome_of, store_guarded
+from .runner import TaskRunner, cancelled, outcome_of, store_guarded
 from .settings import TaskSettings
 
 
@@ -154,6 +154,8 @@ class Tasks(TaskRunner):
         if not is_finished(record):  # a finished task's cancel is the same ack
             await self.store.request_cancel(task_id)
             self.cancel_here(task_id)
+            if record.get("queued") == "1":  # no task worker runs it yet: it ends here
+                await self.store.write(task_id, cancelled(), clear_questions=True)
         return self._ack(request)
 
     def _ack(self, request: RequestContext) -> bytes:

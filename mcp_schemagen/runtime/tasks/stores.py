@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..store import Store
 from ..store.tasks import MemoryTaskStore, TaskStore
+
+if TYPE_CHECKING:
+    from .runner import TaskRunner
 
 
 def task_store_for(store: Store) -> TaskStore:
@@ -15,3 +20,13 @@ def task_store_for(store: Store) -> TaskStore:
 
         return RedisTaskStore(store)
     return MemoryTaskStore()
+
+
+def attach(tasks: TaskRunner, store: Store, engine: str | None) -> None:
+    """Give ``tasks`` the task store beside ``store`` and, with ``--task-engine``, the
+    engine its tasks are handed to (imported only then: taskiq stays unloaded)."""
+    tasks.store = task_store_for(store)
+    if engine:
+        from .engine import engine_for
+
+        tasks.engine = engine_for(engine, store, tasks.store)
