@@ -4,6 +4,7 @@ the user's never touched, stale imported files removed, `breaking` telling what 
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -148,9 +149,14 @@ def test_a_handler_body_the_user_wrote_survives_a_re_import(tmp_path: Path) -> N
     assert code == 0, err
     handlers = root / "server" / "handlers.py"
     text = handlers.read_text(encoding="utf-8")
-    stub = "    return await _upstream.deletePet(id=id)\n"
+    # The stub is one line; `upstream` comes with the types, in the import the merge owns.
+    stub = "    return await upstream.deletePet(id=id)\n"
     assert stub in text
-    wrapped = "    result = await _upstream.deletePet(id=id)\n    return result  # audited\n"
+    assert "\nfrom .types import upstream\n" in text  # read at run time: a plain import
+    for handler in ast.parse(text).body:
+        if isinstance(handler, ast.AsyncFunctionDef):  # a docstring and the one line
+            assert len(handler.body) == 2 and isinstance(handler.body[1], ast.Return)
+    wrapped = "    result = await upstream.deletePet(id=id)\n    return result  # audited\n"
     handlers.write_text(text.replace(stub, wrapped), encoding="utf-8")
 
     document = yaml.safe_load((root / "petstore.yaml").read_text(encoding="utf-8"))
