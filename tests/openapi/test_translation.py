@@ -338,10 +338,18 @@ def test_swagger_2_is_refused_with_what_to_do(tmp_path: Path) -> None:
     with pytest.raises(BuildError) as failure:
         plan_import(DOCUMENTS / "swagger2-petstore.json", "swagger2-petstore.json", tmp_path)
     (problem,) = failure.value.diagnostics
-    assert str(problem).startswith(
+    assert str(problem) == (
         "swagger2-petstore.json#/swagger: error: Swagger 2.0 (OpenAPI 2.0) is not imported; "
-        "convert it to OpenAPI 3 first"
+        "convert it to OpenAPI 3 first, in its folder: `npx swagger2openapi@7.0.8 --patch "
+        "swagger2-petstore.json -o swagger2-petstore.openapi.yaml` (--patch mends the small "
+        "errors many Swagger documents have), then import swagger2-petstore.openapi.yaml"
     )
+    # A name the shell would split is quoted (test_real_documents runs the command).
+    spaced = tmp_path / "my api.json"
+    spaced.write_bytes((DOCUMENTS / "swagger2-petstore.json").read_bytes())
+    with pytest.raises(BuildError) as failure:
+        plan_import(spaced, "my api.json", tmp_path)
+    assert "--patch 'my api.json' -o 'my api.openapi.yaml'`" in str(failure.value.diagnostics[0])
 
 
 def test_integer_response_codes_are_read_as_strings(tmp_path: Path) -> None:
