@@ -213,3 +213,26 @@ def test_the_same_files_from_any_working_folder(tmp_path: Path, monkeypatch: Any
     monkeypatch.chdir(tmp_path)
     code, _, err = run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))
     assert code == 0 and "(0 written, 4 unchanged, 0 removed, 0 not imported)" in err
+
+
+def test_a_tool_named_upstream_does_not_hide_the_generated_calls(tmp_path: Path) -> None:
+    from tests.support.projects import mypy_strict
+
+    root = write_project(tmp_path / "project", {})
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "Relay", "version": "1"},
+        "servers": [{"url": "https://relay.invalid"}],
+        "paths": {
+            "/up": {"get": {"operationId": "upstream", "responses": {"204": {"description": "ok"}}}}
+        },
+    }
+    (root / "relay.json").write_text(json.dumps(document), encoding="utf-8")
+    assert run_cli("import", "openapi", str(root / "relay.json"), "--dir", str(root))[0] == 0
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    handlers = (root / "server" / "handlers.py").read_text(encoding="utf-8")
+    assert "async def upstream_() -> ToolReturn:" in handlers
+    assert "    return await upstream.upstream_()\n" in handlers
+    checked = mypy_strict(root, "server")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
