@@ -28,6 +28,7 @@ from mcp_schemagen.compile.skills import CompiledSkill, compile_skills, taken_sk
 from mcp_schemagen.diagnostics import BuildError, Diagnostic, has_errors
 from mcp_schemagen.kind_sources import of_kinds
 from mcp_schemagen.load.config import Config
+from mcp_schemagen.load.http_call import HTTP_KEY
 from mcp_schemagen.source import Source
 
 
@@ -142,7 +143,14 @@ def exported_types(
         *(RESOURCE_TYPES if readers(resources) else ()),
         *(e.public for t in tools for e in t.exports),
         *(a.name for a in aliases),
+        *(("upstream",) if calls_upstream(tools) else ()),
     )
+
+
+def calls_upstream(tools: Sequence[CompiledTool]) -> bool:
+    """Whether a tool was imported from OpenAPI: types.py then names the generated calls
+    ``upstream``, the one name an imported operation's handler stub reads."""
+    return any(isinstance(tool.definition.get(HTTP_KEY), dict) for tool in tools)
 
 
 def handler_imports(

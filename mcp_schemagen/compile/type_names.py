@@ -21,8 +21,14 @@ from mcp_schemagen.source import Source
 # Names a handler may not take: what the handler module imports from the generated
 # package, and every builtin, since annotations (`list[ContentBlock]`), `typing.get_type_hints`
 # and the user's own bodies (`max(...)`) read builtins through the module's namespace.
+# `upstream`: the generated calls of imported operations, as `.types` names them.
 RESERVED_FUNCTION_NAMES = frozenset(
-    {"annotations", *CONTENT_TYPES, *(n for n in dir(builtins) if not n.startswith("_"))}
+    {
+        "annotations",
+        "upstream",
+        *CONTENT_TYPES,
+        *(n for n in dir(builtins) if not n.startswith("_")),
+    }
 )
 
 

@@ -45,7 +45,7 @@ from mcp_schemagen.handlers.spec import (
     is_managed_import,
 )
 from mcp_schemagen.handlers.stand_ins import STAND_IN_COMMENT, needs_any_import, stand_ins
-from mcp_schemagen.handlers.stubs import marker_comment
+from mcp_schemagen.handlers.stubs import marker_comment, stub_reads
 
 
 @dataclass
@@ -257,8 +257,13 @@ def _plan_imports(module: HandlerModule, spec: ParsedSpec, plan: Plan) -> None:
         ):
             wanted.append(triple)
             bound.add(bound_name(triple))
+    new_stubs = [h for h in plan.append if h.function not in plan.restore]
+    body_reads = stub_reads(new_stubs, spec.source.type_names)
+    for name in sorted(body_reads - bound):
+        wanted.append(("types", name, None))
+        bound.add(name)
     _check_kept_names_exist(module, spec, wanted, orphans)
-    imports = split(wanted, read_at_run_time(module, spec, handler_tops))
+    imports = split(wanted, read_at_run_time(module, spec, handler_tops) | body_reads)
     needed: set[str] = set()
     if not found.same_as(imports):
         dropped = {bound_name(t) for t in old} - bound

@@ -3,7 +3,9 @@ owns in them."""
 
 from __future__ import annotations
 
+import ast
 import json
+from collections.abc import Iterable
 
 from mcp_schemagen.handlers.imports import TYPE_CHECKING_IMPORT, read_by_signatures, split
 from mcp_schemagen.handlers.spec import (
@@ -58,11 +60,32 @@ def render_stub(handler: HandlerSpec) -> str:
     )
 
 
+def stub_reads(handlers: Iterable[HandlerSpec], importable: frozenset[str] | None) -> set[str]:
+    """The names of ``.types`` that new stubs' bodies read (an imported operation's stub
+    reads ``upstream``): the merge imports them as it imports the signatures' types, so a
+    stub is one line and the handler module's imports stay the merge's own."""
+    names: set[str] = set()
+    for handler in handlers:
+        if handler.body is None:
+            continue
+        source = "async def _stub():\n" + "".join(
+            f"    {line}\n" for line in handler.body.split("\n")
+        )
+        names.update(
+            node.id
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+        )
+    return names & importable if importable is not None else set()
+
+
 def render_new(spec: HandlerModuleSpec) -> str:
     """A fresh handler module, already formatted by ruff (so merges add stubs alike)."""
     parsed = ParsedSpec.of(spec)  # reject a malformed spec here too
     # As a merge would write them: a stub reads no generated name but in annotations.
-    imports = split(parsed.imports, read_by_signatures(parsed.signatures.values()))
+    body_reads = stub_reads(spec.handlers, spec.type_names)
+    wanted = [*parsed.imports, *(("types", name, None) for name in sorted(body_reads))]
+    imports = split(wanted, read_by_signatures(parsed.signatures.values()) | body_reads)
     head = f"{spec.docstring}\n\nfrom __future__ import annotations\n"
     if imports.lazy:
         head += f"\n{TYPE_CHECKING_IMPORT}"

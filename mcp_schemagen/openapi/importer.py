@@ -162,5 +162,33 @@ def plan_import(
         text = json.dumps(tool.definition, indent=2, ensure_ascii=False) + "\n"
         plan.files.append(OutputFile(path, text))
     plan.stale = sorted(p for p in ours if p not in written)
-    plan.warnings = sorted(set(plan.warnings))
+    plan.warnings = condensed(sorted(set(plan.warnings)))
     return plan
+
+
+# Warnings of one kind shown in full; the rest of that kind in one line. Asana's document
+# has 1,500 unquoted response codes: as many lines would hide every other warning.
+SHOWN_OF_A_KIND = 3
+
+
+def condensed(warnings: list[Diagnostic]) -> list[Diagnostic]:
+    """The first few warnings of each kind (same file, same message but for numbers and
+    quoted names), then one saying how many more there are and where the next is."""
+    kinds: dict[tuple[str, str], list[Diagnostic]] = {}
+    for diagnostic in warnings:
+        kind = re.sub(r"\d+|'[^']*'", "_", diagnostic.message)
+        kinds.setdefault((diagnostic.file, kind), []).append(diagnostic)
+    kept: list[Diagnostic] = []
+    for same in kinds.values():
+        kept.extend(same[:SHOWN_OF_A_KIND])
+        if len(same) > SHOWN_OF_A_KIND:
+            rest = same[SHOWN_OF_A_KIND:]
+            kept.append(
+                warning(
+                    rest[0].file,
+                    rest[0].pointer,
+                    f"{rest[0].message} (and {len(rest) - 1:,} more like it, not listed; "
+                    "each cleaned the same way)",
+                )
+            )
+    return sorted(kept)

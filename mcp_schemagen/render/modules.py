@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcp_schemagen.compile.project import Project
+from mcp_schemagen.compile.project import Project, calls_upstream
 from mcp_schemagen.naming import docstring_literal
 from mcp_schemagen.render.client import client_modules
 from mcp_schemagen.render.dispatch_module import dispatch_module
@@ -69,6 +69,7 @@ def types_module(project: Project) -> dict[str, str]:
         completion_types=bool(project.completers),
         literal_aliases=aliases,
         all_names=list(project.type_names),
+        upstream=calls_upstream(project.tools),
     )
     return {"types.py": text}
 

@@ -13,6 +13,9 @@ from mcp_schemagen.load.http_call import HTTP_KEY
 from mcp_schemagen.naming import docstring_literal, string_literal
 
 UPSTREAM_MODULE = "_upstream"
+# The name `.types` gives the _upstream module (loaded on first use), so that a stub is the
+# one line `return await upstream.op(...)` and imports it as it imports the types.
+UPSTREAM_NAME = "upstream"
 
 
 def http_tools(tools: Sequence[CompiledTool]) -> list[CompiledTool]:
@@ -78,5 +81,4 @@ def stub_body(tool: CompiledTool) -> str | None:
         passed = tool.whole_arguments
     else:
         passed = ", ".join(f"{p.python_name}={p.python_name}" for p in tool.parameters)
-    # Imported in the body: the handler module's imports are the merge's to manage.
-    return f"from . import {UPSTREAM_MODULE}\n\nreturn await {UPSTREAM_MODULE}.{tool.function}({passed})"
+    return f"return await {UPSTREAM_NAME}.{tool.function}({passed})"

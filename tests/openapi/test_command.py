@@ -4,6 +4,7 @@ the user's never touched, stale imported files removed, `breaking` telling what 
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -148,9 +149,14 @@ def test_a_handler_body_the_user_wrote_survives_a_re_import(tmp_path: Path) -> N
     assert code == 0, err
     handlers = root / "server" / "handlers.py"
     text = handlers.read_text(encoding="utf-8")
-    stub = "    return await _upstream.deletePet(id=id)\n"
+    # The stub is one line; `upstream` comes with the types, in the import the merge owns.
+    stub = "    return await upstream.deletePet(id=id)\n"
     assert stub in text
-    wrapped = "    result = await _upstream.deletePet(id=id)\n    return result  # audited\n"
+    assert "\nfrom .types import upstream\n" in text  # read at run time: a plain import
+    for handler in ast.parse(text).body:
+        if isinstance(handler, ast.AsyncFunctionDef):  # a docstring and the one line
+            assert len(handler.body) == 2 and isinstance(handler.body[1], ast.Return)
+    wrapped = "    result = await upstream.deletePet(id=id)\n    return result  # audited\n"
     handlers.write_text(text.replace(stub, wrapped), encoding="utf-8")
 
     document = yaml.safe_load((root / "petstore.yaml").read_text(encoding="utf-8"))
@@ -207,3 +213,26 @@ def test_the_same_files_from_any_working_folder(tmp_path: Path, monkeypatch: Any
     monkeypatch.chdir(tmp_path)
     code, _, err = run_cli("import", "openapi", str(root / "petstore.yaml"), "--dir", str(root))
     assert code == 0 and "(0 written, 4 unchanged, 0 removed, 0 not imported)" in err
+
+
+def test_a_tool_named_upstream_does_not_hide_the_generated_calls(tmp_path: Path) -> None:
+    from tests.support.projects import mypy_strict
+
+    root = write_project(tmp_path / "project", {})
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "Relay", "version": "1"},
+        "servers": [{"url": "https://relay.invalid"}],
+        "paths": {
+            "/up": {"get": {"operationId": "upstream", "responses": {"204": {"description": "ok"}}}}
+        },
+    }
+    (root / "relay.json").write_text(json.dumps(document), encoding="utf-8")
+    assert run_cli("import", "openapi", str(root / "relay.json"), "--dir", str(root))[0] == 0
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    handlers = (root / "server" / "handlers.py").read_text(encoding="utf-8")
+    assert "async def upstream_() -> ToolReturn:" in handlers
+    assert "    return await upstream.upstream_()\n" in handlers
+    checked = mypy_strict(root, "server")
+    assert checked.returncode == 0, checked.stdout + checked.stderr

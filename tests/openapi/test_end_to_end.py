@@ -316,7 +316,7 @@ def project(api: tuple[Api, str], tmp_path_factory: pytest.TempPathFactory) -> P
 
 def test_the_generated_package_passes_mypy_strict(project: Path) -> None:
     handlers = (project / "server" / "handlers.py").read_text(encoding="utf-8")
-    assert "return await _upstream.getItem(" in handlers
+    assert "return await upstream.getItem(" in handlers
     checked = mypy_strict(project, "server")
     assert checked.returncode == 0, checked.stdout + checked.stderr
 

@@ -338,10 +338,18 @@ def test_swagger_2_is_refused_with_what_to_do(tmp_path: Path) -> None:
     with pytest.raises(BuildError) as failure:
         plan_import(DOCUMENTS / "swagger2-petstore.json", "swagger2-petstore.json", tmp_path)
     (problem,) = failure.value.diagnostics
-    assert str(problem).startswith(
+    assert str(problem) == (
         "swagger2-petstore.json#/swagger: error: Swagger 2.0 (OpenAPI 2.0) is not imported; "
-        "convert it to OpenAPI 3 first"
+        "convert it to OpenAPI 3 first, in its folder: `npx swagger2openapi@7.0.8 --patch "
+        "swagger2-petstore.json -o swagger2-petstore.openapi.yaml` (--patch mends the small "
+        "errors many Swagger documents have), then import swagger2-petstore.openapi.yaml"
     )
+    # A name the shell would split is quoted (test_real_documents runs the command).
+    spaced = tmp_path / "my api.json"
+    spaced.write_bytes((DOCUMENTS / "swagger2-petstore.json").read_bytes())
+    with pytest.raises(BuildError) as failure:
+        plan_import(spaced, "my api.json", tmp_path)
+    assert "--patch 'my api.json' -o 'my api.openapi.yaml'`" in str(failure.value.diagnostics[0])
 
 
 def test_integer_response_codes_are_read_as_strings(tmp_path: Path) -> None:
@@ -355,6 +363,37 @@ def test_integer_response_codes_are_read_as_strings(tmp_path: Path) -> None:
     plan = plan_import(spec, "api.yaml", tmp_path / "tools")
     assert tools(plan)["n"]["outputSchema"] == {"type": "integer"}
     assert [w.pointer for w in plan.warnings] == ["/paths/~1n/get/responses/200"]
+
+
+def test_warnings_beyond_three_of_a_kind_are_counted_in_one_line(tmp_path: Path) -> None:
+    operations = "".join(
+        f"  /n{i}:\n    get:\n      responses:\n        200: {{description: ok}}\n"
+        f"        404: {{description: no}}\n"
+        for i in range(3)
+    )
+    typo = "  /t:\n    get:\n      parameters: [{name: q, in: query, schema: {type: string, min_length: 1}}]\n"
+    spec = tmp_path / "api.yaml"
+    spec.write_text(
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n" + operations + typo,
+        encoding="utf-8",
+    )
+    plan = plan_import(spec, "api.yaml", tmp_path / "tools")
+    assert len(plan.tools) == 4
+    assert [str(w) for w in plan.warnings if "response code" in w.message] == [
+        "api.yaml#/paths/~1n0/get/responses/200: warning: response code 200 read as the string "
+        "'200'",
+        "api.yaml#/paths/~1n0/get/responses/404: warning: response code 404 read as the string "
+        "'404'",
+        "api.yaml#/paths/~1n1/get/responses/200: warning: response code 200 read as the string "
+        "'200'",
+        "api.yaml#/paths/~1n1/get/responses/404: warning: response code 404 read as the string "
+        "'404' (and 2 more like it, not listed; each cleaned the same way)",
+    ]
+    # Another kind keeps its own line.
+    assert [str(w) for w in plan.warnings if "response code" not in w.message] == [
+        "api.yaml#/paths/~1t/get/parameters/0/schema/min_length: warning: 'min_length' is not "
+        "a JSON Schema keyword; read as 'minLength'"
+    ]
 
 
 def test_security_schemes_map_to_environment_variables(tmp_path: Path) -> None:
