@@ -24,6 +24,7 @@ MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
 NAME_RULE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+RESERVED_METADATA = "io.modelcontextprotocol/"
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 
 # [text](target "title") and ![alt](target), and reference definitions "[id]: target".
@@ -152,11 +153,22 @@ def _name_problems(skill: SkillFolder, name: str) -> list[Diagnostic]:
 def _metadata_problems(label: str, metadata: Any) -> list[Diagnostic]:
     if not isinstance(metadata, dict):
         return [error(label, "/metadata", "must be a mapping of string keys to string values")]
-    return [
+    found = [
         error(label, pointer_join("/metadata", key), "must be a string (quote it in YAML)")
         for key, value in metadata.items()
         if not isinstance(value, str)
     ]
+    found += [
+        warning(
+            label,
+            pointer_join("/metadata", key),
+            f"keys starting with {RESERVED_METADATA!r} are reserved for MCP extensions"
+            " (SEP-2640), and hosts ignore those they do not know; choose another key",
+        )
+        for key in metadata
+        if isinstance(key, str) and key.startswith(RESERVED_METADATA)
+    ]
+    return found
 
 
 def size_problems(skill: SkillFolder) -> list[Diagnostic]:

@@ -58,10 +58,6 @@ class CompiledSkill:
     entry: dict[str, Any]  # the Skill entry skills/list and skills/get answer with
     files: tuple[ResourceRow, ...]  # one static resource per file, SKILL.md first
 
-    @property
-    def name(self) -> str:
-        return str(self.entry["frontmatter"]["name"])
-
 
 def compile_skills(root: Path) -> tuple[list[CompiledSkill], list[Diagnostic]]:
     """The project's skills, and what reading and checking them found (none compiled

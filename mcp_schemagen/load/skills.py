@@ -41,7 +41,6 @@ class SkillFolder:
     skill_path: str  # relative to skills/, "/"-separated ("acme/billing/refunds")
     label: str  # its SKILL.md as diagnostics name it ("skills/acme/billing/refunds/SKILL.md")
     frontmatter: Any  # the parsed front matter (None when it could not be read)
-    frontmatter_lines: int  # lines before the body (the front matter and its fences)
     files: tuple[SkillFile, ...]  # SKILL.md and every other file, sorted by path
 
     @property
@@ -103,9 +102,9 @@ def folders_of(files: Mapping[str, bytes]) -> tuple[list[SkillFolder], list[Diag
         )
         label = f"{SKILLS_FOLDER}/{skill_path}/{SKILL_FILE}"
         skill_md = next(f for f in own if f.path == SKILL_FILE)
-        frontmatter, lines, found = parse_frontmatter(skill_md.data, label)
+        frontmatter, found = parse_frontmatter(skill_md.data, label)
         problems += found
-        skills.append(SkillFolder(skill_path, label, frontmatter, lines, own))
+        skills.append(SkillFolder(skill_path, label, frontmatter, own))
     for name in names:
         if not any(name.startswith(s + "/") for s in skill_paths):
             problems.append(
@@ -119,35 +118,31 @@ def folders_of(files: Mapping[str, bytes]) -> tuple[list[SkillFolder], list[Diag
     return skills, problems
 
 
-def parse_frontmatter(data: bytes, label: str) -> tuple[Any, int, list[Diagnostic]]:
-    """The front matter of a SKILL.md, the number of lines it takes, and its problems."""
+def parse_frontmatter(data: bytes, label: str) -> tuple[Any, list[Diagnostic]]:
+    """The front matter of a SKILL.md (None when it cannot be read) and its problems."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, 0, [error(label, "", f"not UTF-8 text: {exc}; save it as UTF-8")]
+        return None, [error(label, "", f"not UTF-8 text: {exc}; save it as UTF-8")]
     lines = text.removeprefix("\ufeff").splitlines()  # a byte order mark is no content
     if not lines or lines[0].strip() != _FENCE:
-        return None, 0, [error(label, "", _NO_FRONTMATTER)]
+        return None, [error(label, "", _NO_FRONTMATTER)]
     end = next((i for i in range(1, len(lines)) if lines[i].strip() == _FENCE), None)
     if end is None:
-        return None, 0, [error(label, "", _NO_FRONTMATTER)]
+        return None, [error(label, "", _NO_FRONTMATTER)]
     block = "\n".join(lines[1:end]).encode("utf-8")
     document, problems = parse_bytes(block, label, as_json=False)
     if problems:
         # parse_bytes counts lines from the front matter's first line, the file's second.
-        return (
-            None,
-            end + 1,
-            [
-                error(p.file, p.pointer, f"front matter (from line 2): {p.message}")
-                for p in problems
-            ],
-        )
+        said = [
+            error(p.file, p.pointer, f"front matter (from line 2): {p.message}") for p in problems
+        ]
+        return None, said
     if not isinstance(document, dict):
         message = "the front matter must be a YAML mapping of fields (name: ..., description: ...)"
-        return None, end + 1, [error(label, "", message)]
+        return None, [error(label, "", message)]
     json_problems = not_json(document, label, "")
-    return (None if json_problems else document), end + 1, json_problems
+    return (None if json_problems else document), json_problems
 
 
 _NO_FRONTMATTER = (

@@ -84,6 +84,11 @@ def _messages(root: Path) -> list[str]:
             "skills/demo/SKILL.md#/metadata/version: error: must be a string (quote it in YAML)",
         ),
         (
+            "name: demo\ndescription: x\nmetadata:\n  io.modelcontextprotocol/x: y\n",
+            "skills/demo/SKILL.md#/metadata/io.modelcontextprotocol~1x: warning: keys starting"
+            " with 'io.modelcontextprotocol/' are reserved for MCP extensions",
+        ),
+        (
             "name: demo\ndescription: x\nmetadata: [1]\n",
             "skills/demo/SKILL.md#/metadata: error: must be a mapping",
         ),
