@@ -276,3 +276,22 @@ def test_the_official_sdk_client_gets_the_workers_results(deployment: Deployment
 
     with task_worker(deployment) as worker:
         anyio.run(talk, worker.pid)
+
+
+def test_uvicorn_workers_of_one_server_all_hand_tasks_to_the_engine(
+    deployment: Deployment,
+) -> None:
+    """--workers 2: each worker process reads MCP_TASK_ENGINE (PACKAGE.asgi:app)."""
+    port = free_port()
+    command = [*documented("--task-engine", deployment.store), "--port", str(port)]
+    log = deployment.folder / "two-workers.log"
+    command += ["--workers", "2"]
+    with (
+        serving(deployment.root, command, port, log, env=ENV) as url,
+        task_worker(deployment) as worker,
+    ):
+        for _ in range(4):  # each request a new connection, which either worker may take
+            task_id = create(url, "rerun_compute", {"seconds": 0.1})
+            done = until(url, task_id, "completed", "failed")
+            expected = f"computed after 0.1 s (pid {worker.pid})"
+            assert done["result"]["content"][0]["text"] == expected, done
