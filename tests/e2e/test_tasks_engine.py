@@ -244,3 +244,54 @@ def test_a_worker_whose_redis_does_not_answer_stops_with_one_line(deployment: De
     (line,) = stopped.stderr.splitlines()
     assert line.startswith(f"--redis {nowhere}: Redis does not answer (")
     assert line.endswith("); start it or fix the URL")
+
+
+def test_the_official_sdk_client_gets_the_workers_results(deployment: Deployment) -> None:
+    """mcp 2.3's Client with the tasks extension of tests/e2e/test_tasks_sdk_client.py:
+    it polls the server, answers the question asked on the task worker, and sees plain
+    results."""
+    import anyio
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from tests.e2e.test_tasks_sdk_client import TasksExtension, text_of
+
+    async def talk(worker_pid: int) -> None:
+        tasks = TasksExtension()
+
+        # Declares elicitation (the worker checks the client's capabilities as a server
+        # does); the task's question comes back through tasks/get instead.
+        async def never(*_: object) -> None:
+            raise AssertionError("a task's question reached the elicitation callback")
+
+        transport = streamable_http_client(deployment.url)
+        async with Client(
+            transport, mode="2026-07-28", extensions=[tasks], elicitation_callback=never
+        ) as client:
+            done = await client.call_tool("rerun_compute", {"seconds": 0.2})
+            assert text_of(done) == f"computed after 0.2 s (pid {worker_pid})"
+            deleted = await client.call_tool("confirm_delete", {"filename": "b.txt"})
+            assert text_of(deleted) == "deleted b.txt"
+            assert "input_required" in tasks.seen and tasks.seen[-1] == "completed"
+
+    with task_worker(deployment) as worker:
+        anyio.run(talk, worker.pid)
+
+
+def test_uvicorn_workers_of_one_server_all_hand_tasks_to_the_engine(
+    deployment: Deployment,
+) -> None:
+    """--workers 2: each worker process reads MCP_TASK_ENGINE (PACKAGE.asgi:app)."""
+    port = free_port()
+    command = [*documented("--task-engine", deployment.store), "--port", str(port)]
+    log = deployment.folder / "two-workers.log"
+    command += ["--workers", "2"]
+    with (
+        serving(deployment.root, command, port, log, env=ENV) as url,
+        task_worker(deployment) as worker,
+    ):
+        for _ in range(4):  # each request a new connection, which either worker may take
+            task_id = create(url, "rerun_compute", {"seconds": 0.1})
+            done = until(url, task_id, "completed", "failed")
+            expected = f"computed after 0.1 s (pid {worker.pid})"
+            assert done["result"]["content"][0]["text"] == expected, done

@@ -180,3 +180,15 @@ async def test_a_cancel_that_crosses_the_take_ends_the_task_unrun() -> None:
     assert srv.tasks.running == {}
     ended = await srv.tasks.store.read("x")
     assert ended is not None and ended["status"] == "cancelled"
+
+
+def test_an_app_given_the_engine_without_its_redis_store_says_what_is_wrong() -> None:
+    from mcp_schemagen.runtime.store import MemoryStore
+    from mcp_schemagen.runtime.store.tasks import MemoryTaskStore
+    from mcp_schemagen.runtime.tasks.engine import engine_for
+
+    with pytest.raises(ValueError, match="the task engines are taskiq"):
+        engine_for("celery", MemoryStore(), MemoryTaskStore())
+    with pytest.raises(ValueError, match=r"needs the Redis store \(--store redis://"):
+        engine_for("taskiq", MemoryStore(), MemoryTaskStore())
+    assert engine_for(None, MemoryStore(), MemoryTaskStore()) is None

@@ -76,7 +76,10 @@ def make_broker(redis_url: str, prefix: str) -> Any:
     try:
         from taskiq_redis import ListQueueBroker
     except ImportError as exc:
-        raise EngineMissing(str(exc)) from None
+        raise EngineMissing(
+            f"{ENV_TASK_ENGINE}=taskiq needs taskiq and taskiq-redis ({exc}): install the "
+            "server's tasks extra (pip install 'PACKAGE[tasks]')"
+        ) from None
     return ListQueueBroker(redis_url, queue_name=prefix + QUEUE_SUFFIX)
 
 
