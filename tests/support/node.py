@@ -82,6 +82,9 @@ def node_toolchain() -> NodeToolchain:
     completed = subprocess.run(  # exactly the lock: nothing resolved anew
         [npm, "ci", "--no-audit", "--no-fund", "--prefix", str(CACHE)],
         cwd=CACHE,
+        # Prism pulls in @scarf/scarf, whose install script reports the install over the
+        # network unless told not to.
+        env={**os.environ, "SCARF_ANALYTICS": "false"},
         capture_output=True,
         text=True,
         timeout=INSTALL_TIMEOUT_S,
