@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from mcp_schemagen import caches
+from mcp_schemagen.check.app_checks import check_apps
 from mcp_schemagen.check.notification_checks import unkept_notification_keys
 from mcp_schemagen.compile.project import compile_project
 from mcp_schemagen.diagnostics import (
@@ -127,6 +128,7 @@ def checked(config: Config) -> tuple[tuple[Source, ...], list[Diagnostic]]:
         has_prompts="prompt" in kinds,
         has_resources=bool(kinds & {"resource", "resource template"}),
     )
+    problems += check_apps(config, sources)  # MCP Apps: tools and their views, linked
     _refuse(problems)
     return sources, problems
 

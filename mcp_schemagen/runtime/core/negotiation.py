@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ..apps import declare as declare_apps
 from ..jsonrpc import RpcError
 from ..protocol import (
     INVALID_PARAMS,
@@ -52,6 +53,7 @@ class Negotiation:
     """The revisions a server speaks, and its identity (name, version, instructions)."""
 
     __slots__ = (
+        "_apps",
         "_by_name",
         "_caching",
         "_has_stateless",
@@ -83,6 +85,7 @@ class Negotiation:
         resources: bool = False,
         templates: bool = False,
         tasks: bool = False,
+        apps: bool = False,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -115,6 +118,7 @@ class Negotiation:
         # Durable tasks' methods (runtime/tasks/) when a tool may run as a task, each
         # revision its own (Revision.task_methods).
         self._tasks = tasks
+        self._apps = apps  # views of the MCP Apps extension (runtime/apps.py)
         if tasks:
             self.methods = self.methods.union(*(r.task_methods for r in chosen))
         self.instructions = instructions
@@ -238,7 +242,11 @@ class Negotiation:
                 extended["extensions"] = {TASKS_EXTENSION: {}}
             else:  # 2025-11-25's experimental form: tools/call may be a task
                 extended["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
-            return extended
+            declared = extended
+        if self._apps and revision.extensions_capability:
+            # MCP Apps only where ServerCapabilities has `extensions`: earlier revisions
+            # have no place for it (their hosts find views by the tools' _meta.ui).
+            declared = declare_apps(declared)
         return declared
 
     def unsupported(self, requested: Any) -> RpcError:
