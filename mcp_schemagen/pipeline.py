@@ -35,6 +35,7 @@ from mcp_schemagen.record.fingerprint import input_digests
 from mcp_schemagen.record.manifest import HANDLERS_MODULE, MANIFEST_NAME, read_manifest
 from mcp_schemagen.render.output import OutputFile
 from mcp_schemagen.render.package import no_reuse, render_package
+from mcp_schemagen.render.view_types import view_type_files
 from mcp_schemagen.source import Source
 
 Progress = Callable[[str], None]
@@ -147,7 +148,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     rendered = render_package(
         project, partial(previous.reusable, package_dir) if previous else no_reuse
     )
-    files = rendered.files
+    files = rendered.files + view_type_files(project)  # beside each MCP Apps view's HTML
     if config.protocol_models:
         files += protocol_model_files(config, progress)
     handler_spec = handler_module_spec(project)
@@ -159,7 +160,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     warnings = [d for d in project.warnings if d.level is Level.WARNING]
     warnings += [warning(shown, "", message) for message in merge_warnings]
     files = [*files, handlers, OutputFile(package_dir / MANIFEST_NAME, record.to_text())]
-    stale = stale_files(package_dir, previous, record)
+    stale = stale_files(package_dir, previous, record, config.root)
     inventory = project.inventory
     return Plan(
         config,

@@ -167,7 +167,7 @@ def _csp(source: Source, csp: Any, where: str) -> list[Diagnostic]:
 def origin_problem(value: Any) -> str | None:
     """Why ``value`` is not an origin a host can put in a CSP source list, or None."""
     if not isinstance(value, str):
-        return f"a {type(value).__name__}, not a string"
+        return f"{type(value).__name__} is not a string"
     if "://" not in value:
         return "no scheme"
     scheme, _, rest = value.partition("://")
