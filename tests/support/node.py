@@ -30,7 +30,9 @@ LOCKED = Path(__file__).parent / "node_packages"  # package.json + package-lock.
 LOCK_FILES = ("package.json", "package-lock.json")
 # The conformance suite at the version the official python-sdk's CI pins; the TypeScript
 # SDK that still negotiates 2024-10-07; Node 22 as the suite requires; autocannon, the
-# load generator of bench/bench_http.py. Exact versions, read from the locked package.json.
+# load generator of bench/bench_http.py; the MCP Apps SDK (ext-apps: AppBridge, App),
+# esbuild and typescript, which build and type-check the view of tests/e2e/test_apps_browser.py.
+# Exact versions, read from the locked package.json.
 PACKAGES: dict[str, str] = json.loads((LOCKED / "package.json").read_text(encoding="utf-8"))[
     "dependencies"
 ]
