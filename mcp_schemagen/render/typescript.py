@@ -8,16 +8,23 @@ the server's validation, as the Python types leave it. Same schema, same text.""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 _SCALARS = {"string": "string", "integer": "number", "number": "number", "boolean": "boolean"}
 _INDENT = "  "
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 
 
 def literal(value: Any) -> str:
     """A JSON value as a TypeScript literal type (JSON's syntax is TypeScript's)."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+
+
+def member_name(name: str) -> str:
+    """A property's name as written in a type: bare when it is an identifier, else quoted."""
+    return name if _IDENTIFIER.match(name) else literal(name)
 
 
 def doc_comment(text: str, indent: str) -> str:
@@ -117,7 +124,7 @@ class TypeScript:
             if isinstance(description, str) and description.strip():
                 lines.append(doc_comment(description, inner))
             mark = "" if name in required else "?"
-            lines.append(f"{inner}{literal(name)}{mark}: {self.of(sub, depth + 1, seen)};\n")
+            lines.append(f"{inner}{member_name(name)}{mark}: {self.of(sub, depth + 1, seen)};\n")
         if extra is not None and extra is not False:
             lines.append(f"{inner}[key: string]: unknown;\n")
         return "{\n" + "".join(lines) + _INDENT * depth + "}"

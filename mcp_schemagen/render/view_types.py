@@ -13,7 +13,7 @@ from mcp_schemagen.compile.ir import CompiledTool
 from mcp_schemagen.compile.project import Project
 from mcp_schemagen.render.output import OutputFile
 from mcp_schemagen.render.provenance import header
-from mcp_schemagen.render.typescript import TypeScript, doc_comment, literal
+from mcp_schemagen.render.typescript import TypeScript, doc_comment, literal, member_name
 from mcp_schemagen.runtime.apps import VIEW_MIME_TYPE
 from mcp_schemagen.runtime.resources.table import FILE_KEY
 
@@ -86,7 +86,7 @@ def _declarations(
         parts.append(_tool_types(described[name]))
     parts.append(_RESULT)
     members = "".join(
-        f"  {literal(t.name)}: {{ arguments: {t.class_prefix}Arguments; structuredContent: "
+        f"  {member_name(t.name)}: {{ arguments: {t.class_prefix}Arguments; structuredContent: "
         f"{t.class_prefix}Result }};\n"
         for t in callable_tools
     )
