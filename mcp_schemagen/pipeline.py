@@ -148,7 +148,9 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     rendered = render_package(
         project, partial(previous.reusable, package_dir) if previous else no_reuse
     )
-    files = rendered.files + view_type_files(project)  # beside each MCP Apps view's HTML
+    view_types, foreign = view_type_files(project)  # beside each MCP Apps view's HTML
+    _refuse(foreign)
+    files = rendered.files + view_types
     if config.protocol_models:
         files += protocol_model_files(config, progress)
     handler_spec = handler_module_spec(project)

@@ -11,8 +11,9 @@ from typing import Any
 
 from mcp_schemagen.compile.ir import CompiledTool
 from mcp_schemagen.compile.project import Project
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
 from mcp_schemagen.render.output import OutputFile
-from mcp_schemagen.render.provenance import header
+from mcp_schemagen.render.provenance import carries_header, header
 from mcp_schemagen.render.typescript import TypeScript, doc_comment, literal, member_name
 from mcp_schemagen.runtime.apps import VIEW_MIME_TYPE
 from mcp_schemagen.runtime.resources.table import FILE_KEY
@@ -46,9 +47,11 @@ def shown_by_hosts(tool: CompiledTool) -> bool:
     return not isinstance(visibility, list) or "model" in visibility
 
 
-def view_type_files(project: Project) -> list[OutputFile]:
-    """One ``.d.ts`` per view served from a file of the project."""
+def view_type_files(project: Project) -> tuple[list[OutputFile], list[Diagnostic]]:
+    """One ``.d.ts`` per view served from a file of the project, and an error for each
+    that would replace a file the generator did not write (a user's own, a link)."""
     files = []
+    problems = []
     callable_tools = sorted(
         (t for t in project.tools if callable_by_views(t)), key=lambda t: t.name
     )
@@ -70,7 +73,17 @@ def view_type_files(project: Project) -> list[OutputFile]:
         inputs.append((resource.file, project.inputs[resource.file]))
         text = _declarations(str(uri), naming, callable_tools, sorted(set(inputs)))
         files.append(OutputFile(Path(path), text))
-    return files
+        if path.is_symlink() or (path.exists() and not carries_header(path)):
+            problems.append(
+                error(
+                    resource.file,
+                    pointer_join(resource.pointer, FILE_KEY),
+                    f"{path.relative_to(project.server.root).as_posix()} is not a file "
+                    "mcp-codegen wrote, and the build writes this view's TypeScript "
+                    "declarations there; move your file away (nothing was changed)",
+                )
+            )
+    return files, problems
 
 
 def _declarations(

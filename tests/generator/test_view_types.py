@@ -4,11 +4,10 @@ the view. (tsc compiling them against a view's code: tests/e2e/test_apps_browser
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from mcp_schemagen.render.typescript import TypeScript
-from tests.support.apps_project import INCREMENT, SHOW, VIEW, write_apps_project
+from tests.support.apps_project import INCREMENT, PACKAGE, SHOW, VIEW, write_apps_project
 from tests.support.projects import run_cli
 
 
@@ -94,9 +93,7 @@ def test_the_declarations_go_with_their_view(tmp_path: Path) -> None:
 def test_a_users_file_of_that_name_is_never_removed(tmp_path: Path) -> None:
     declarations = _built(tmp_path / "p")
     root = tmp_path / "p"
-    shutil.copy(declarations, tmp_path / "kept")
     declarations.write_text("// my own notes\n", encoding="utf-8")
-    (root / "resources" / "views.json").write_text("[]", encoding="utf-8")
     plain = {key: value for key, value in SHOW.items() if key != "_meta"}
     write_apps_project(
         root,
@@ -106,6 +103,20 @@ def test_a_users_file_of_that_name_is_never_removed(tmp_path: Path) -> None:
     code, _, err = run_cli("build", "-q", str(root))
     assert code == 0, err
     assert declarations.read_text(encoding="utf-8") == "// my own notes\n"
+
+
+def test_a_users_file_of_that_name_is_never_overwritten(tmp_path: Path) -> None:
+    root = write_apps_project(tmp_path / "p")
+    mine = root / "views" / "counter.d.ts"
+    mine.write_text("// my own notes\n", encoding="utf-8")
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 2
+    assert (
+        "resources/views.json#/0/x-mcp-codegen-file: error: views/counter.d.ts is not a file "
+        "mcp-codegen wrote, and the build writes this view's TypeScript declarations there"
+    ) in err
+    assert mine.read_text(encoding="utf-8") == "// my own notes\n"
+    assert not (root / PACKAGE / "_dispatch.py").exists()
 
 
 def test_schema_shapes_become_typescript() -> None:
