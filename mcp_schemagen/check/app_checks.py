@@ -10,7 +10,7 @@ import difflib
 from collections.abc import Sequence
 
 from mcp_schemagen.check.app_meta_checks import check_tool_ui, check_view_ui, ui_of
-from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join
+from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.load.resource_content import content_path
 from mcp_schemagen.runtime.apps import VIEW_MIME_TYPE
@@ -23,6 +23,7 @@ from mcp_schemagen.source import Source
 # over while keeping each resources/read, and the _dispatch module that ships it, small.
 MAX_VIEW_BYTES = 2 * 1024 * 1024
 VIEW_SCHEME = "ui://"
+LEGACY_KEY = "ui/resourceUri"  # the deprecated flat form of _meta.ui.resourceUri
 
 
 def is_view(source: Source) -> bool:
@@ -34,11 +35,31 @@ def is_view(source: Source) -> bool:
     ) == VIEW_MIME_TYPE
 
 
-def view_uri(source: Source) -> str | None:
-    """The ``_meta.ui.resourceUri`` a tool names, if it names one."""
-    ui, _ = ui_of(source)
+def view_uri(source: Source) -> tuple[str | None, str]:
+    """The view a tool names, if it names one, and where: ``_meta.ui.resourceUri``, or
+    the extension's deprecated flat key ``_meta["ui/resourceUri"]`` (hosts read both)."""
+    ui, where = ui_of(source)
     uri = ui.get("resourceUri") if ui is not None else None
-    return uri if isinstance(uri, str) else None
+    if isinstance(uri, str):
+        return uri, pointer_join(where, "resourceUri")
+    meta = source.definition.get("_meta")
+    legacy = meta.get(LEGACY_KEY) if isinstance(meta, dict) else None
+    at = pointer_join(source.pointer, "_meta", LEGACY_KEY)
+    return (legacy if isinstance(legacy, str) else None), at
+
+
+def _legacy_key(tool: Source) -> list[Diagnostic]:
+    meta = tool.definition.get("_meta")
+    if not isinstance(meta, dict) or LEGACY_KEY not in meta:
+        return []
+    return [
+        warning(
+            tool.file,
+            pointer_join(tool.pointer, "_meta", LEGACY_KEY),
+            f'{LEGACY_KEY!r} is the extension\'s deprecated form; write "_meta": {{"ui": '
+            '{"resourceUri": ...}} (hosts read both, newer ones only that)',
+        )
+    ]
 
 
 def check_apps(config: Config, sources: Sequence[Source]) -> list[Diagnostic]:
@@ -51,18 +72,18 @@ def check_apps(config: Config, sources: Sequence[Source]) -> list[Diagnostic]:
     by_uri = {v.definition["uri"]: v for v in views if isinstance(v.definition.get("uri"), str)}
     named: set[str] = set()
     for tool in tools:
-        uri = view_uri(tool)
+        problems += _legacy_key(tool)
+        uri, at = view_uri(tool)
         if uri is None or not uri.startswith(VIEW_SCHEME):
             continue
         named.add(uri)
         if uri not in by_uri:
-            problems.append(_missing_view(tool, uri, sorted(by_uri)))
+            problems.append(_missing_view(tool, at, uri, sorted(by_uri)))
         elif not any("_meta" in BY_NAME[r].tool_fields for r in config.revisions):
-            _, where = ui_of(tool)
             problems.append(
                 error(
                     tool.file,
-                    pointer_join(where, "resourceUri"),
+                    at,
                     "none of the targeted revisions publishes a tool's _meta, so no host "
                     "would find this view; target 2025-06-18 or newer",
                 )
@@ -80,13 +101,12 @@ def check_apps(config: Config, sources: Sequence[Source]) -> list[Diagnostic]:
     return problems
 
 
-def _missing_view(tool: Source, uri: str, known: list[str]) -> Diagnostic:
-    _, where = ui_of(tool)
+def _missing_view(tool: Source, at: str, uri: str, known: list[str]) -> Diagnostic:
     close = difflib.get_close_matches(uri, known, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
     return error(
         tool.file,
-        pointer_join(where, "resourceUri"),
+        at,
         f"no view {uri!r} in the project's resources; {hint}add a resource with that uri, "
         f'mimeType "{VIEW_MIME_TYPE}" and its HTML file under {FILE_KEY}',
     )

@@ -35,6 +35,13 @@ def _ui(definition: dict[str, Any]) -> dict[str, Any]:
     return ui if isinstance(ui, dict) else {}
 
 
+def _linked(definition: dict[str, Any]) -> tuple[Any, Any]:
+    """The view a tool names, in the extension's form and its deprecated flat key."""
+    meta = definition.get("_meta")
+    legacy = meta.get("ui/resourceUri") if isinstance(meta, dict) else None
+    return _ui(definition).get("resourceUri"), legacy
+
+
 def callable_by_views(tool: CompiledTool) -> bool:
     """Whether a view may call ``tool``: its visibility includes "app" (the default)."""
     visibility = _ui(tool.definition).get("visibility")
@@ -62,7 +69,7 @@ def view_type_files(project: Project) -> tuple[list[OutputFile], list[Diagnostic
             continue
         uri = definition.get("uri")
         naming = sorted(
-            (t for t in project.tools if _ui(t.definition).get("resourceUri") == uri),
+            (t for t in project.tools if uri in _linked(t.definition)),
             key=lambda t: t.name,
         )
         # A host shows the view for the model's calls; a tool for the view alone that

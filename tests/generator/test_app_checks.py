@@ -131,3 +131,25 @@ def test_the_sound_project_builds(tmp_path: Path) -> None:
 )
 def test_what_is_an_origin(value: Any, reason: str | None) -> None:
     assert origin_problem(value) == reason
+
+
+def test_the_deprecated_flat_key_names_a_view_with_a_warning(tmp_path: Path) -> None:
+    legacy = {**SHOW, "_meta": {"ui/resourceUri": VIEW["uri"]}}
+    root = write_apps_project(
+        tmp_path / "p", tools={"show_counter.json": legacy, "increment.json": INCREMENT}
+    )
+    code, _, err = run_cli("build", str(root))
+    assert code == 0, err
+    assert (
+        "tools/show_counter.json#/_meta/ui~1resourceUri: warning: 'ui/resourceUri' is the "
+        'extension\'s deprecated form; write "_meta": {"ui": {"resourceUri": ...}}'
+    ) in err
+    assert "ShowCounterArguments" in (root / "views" / "counter.d.ts").read_text(encoding="utf-8")
+    missing = {**SHOW, "_meta": {"ui/resourceUri": "ui://counter/gone.html"}}
+    write_apps_project(root, tools={"show_counter.json": missing, "increment.json": INCREMENT})
+    code, _, err = run_cli("build", "-q", str(root))
+    assert code == 2
+    assert (
+        "tools/show_counter.json#/_meta/ui~1resourceUri: error: no view 'ui://counter/gone.html'"
+        in err
+    )
