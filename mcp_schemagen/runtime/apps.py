@@ -43,3 +43,20 @@ def declare(capabilities: dict[str, Any]) -> dict[str, Any]:
     extensions = dict(capabilities.get("extensions") or {})
     extensions[EXTENSION] = {"mimeTypes": [VIEW_MIME_TYPE]}
     return {**capabilities, "extensions": extensions}
+
+
+def with_view_meta(
+    contents: list[dict[str, Any]], uri: str, published: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """A view's reader's items with the view's ``_meta.ui`` (CSP, border) added to those
+    of its own URI that carry no ``_meta``, as a view read from its file has it: hosts
+    read it from the contents item. Revisions without ``_meta`` on contents drop it."""
+    ui = next((_ui_of(d) for d in published.values() if _ui_of(d)), None)
+    if ui is None:
+        return contents
+    return [
+        {**item, "_meta": {"ui": dict(ui)}}
+        if item.get("uri") == uri and "_meta" not in item
+        else item
+        for item in contents
+    ]

@@ -126,3 +126,26 @@ def test_a_project_without_views_declares_no_extension(
     assert "extensions" not in capabilities
     tools = conversation.result("tools/list", _params(STATELESS))["tools"]
     assert [tool["name"] for tool in tools] == ["increment", "show_counter"]
+
+
+def test_a_view_served_by_a_reader_carries_its_meta_too(
+    open_conversation: Any, tmp_path: Path
+) -> None:
+    by_reader = {key: value for key, value in VIEW.items() if key != "x-mcp-codegen-file"}
+    root = build_apps_project(tmp_path / "reader", views=[by_reader])
+    handlers = root / PACKAGE / "handlers.py"
+    text = handlers.read_text(encoding="utf-8").replace(
+        'raise NotImplementedError("ui://counter/view.html")', 'return "<p>from code</p>"'
+    )
+    handlers.write_text(text, encoding="utf-8")
+    assert not (root / "views" / "counter.d.ts").exists()  # no HTML file to sit beside
+    conversation = open_conversation(STATELESS, root)
+    read = conversation.result("resources/read", _params(STATELESS, uri=VIEW_URI))["contents"]
+    assert read == [
+        {
+            "uri": VIEW_URI,
+            "mimeType": VIEW_MIME,
+            "text": "<p>from code</p>",
+            "_meta": {"ui": VIEW["_meta"]["ui"]},
+        }
+    ]
