@@ -44,6 +44,8 @@ def fresh_record(root: Path, *, allow_outside: bool = False) -> Manifest | None:
         return None
     if not outputs_match(config.package_dir, previous.outputs):
         return None
+    if not outputs_match(config.root, previous.project_outputs):  # MCP Apps view types
+        return None
     try:
         # Bytes: the module's own line endings are part of what the build wrote.
         data = (config.package_dir / HANDLERS_MODULE).read_bytes()
@@ -90,8 +92,12 @@ def proven_stale(config: Config) -> list[str]:
         return reasons
     package = config.package_dir
     return [
-        f"{_shown(package / relative, config.root)}: differs from what the build wrote"
-        for relative in edited_outputs(package, previous.outputs)
+        f"{_shown(folder / relative, config.root)}: differs from what the build wrote"
+        for folder, outputs in (
+            (package, previous.outputs),
+            (config.root, previous.project_outputs),
+        )
+        for relative in edited_outputs(folder, outputs)
     ]
 
 

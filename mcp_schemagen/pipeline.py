@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from mcp_schemagen import caches
+from mcp_schemagen.check.app_checks import check_apps
 from mcp_schemagen.check.notification_checks import unkept_notification_keys
 from mcp_schemagen.compile.project import compile_project
 from mcp_schemagen.diagnostics import (
@@ -34,6 +35,7 @@ from mcp_schemagen.record.fingerprint import input_digests
 from mcp_schemagen.record.manifest import HANDLERS_MODULE, MANIFEST_NAME, read_manifest
 from mcp_schemagen.render.output import OutputFile
 from mcp_schemagen.render.package import no_reuse, render_package
+from mcp_schemagen.render.view_types import view_type_files
 from mcp_schemagen.source import Source
 
 Progress = Callable[[str], None]
@@ -128,6 +130,7 @@ def checked(config: Config) -> tuple[tuple[Source, ...], list[Diagnostic]]:
         has_prompts="prompt" in kinds,
         has_resources=bool(kinds & {"resource", "resource template"}),
     )
+    problems += check_apps(config, sources)  # MCP Apps: tools and their views, linked
     _refuse(problems)
     return sources, problems
 
@@ -146,7 +149,9 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     rendered = render_package(
         project, partial(previous.reusable, package_dir) if previous else no_reuse
     )
-    files = rendered.files
+    view_types, foreign = view_type_files(project)  # beside each MCP Apps view's HTML
+    _refuse(foreign)
+    files = rendered.files + view_types
     if config.protocol_models:
         files += protocol_model_files(config, progress)
     handler_spec = handler_module_spec(project)
@@ -158,7 +163,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     warnings = [d for d in project.warnings if d.level is Level.WARNING]
     warnings += [warning(shown, "", message) for message in merge_warnings]
     files = [*files, handlers, OutputFile(package_dir / MANIFEST_NAME, record.to_text())]
-    stale = stale_files(package_dir, previous, record)
+    stale = stale_files(package_dir, previous, record, config.root)
     inventory = project.inventory
     return Plan(
         config,

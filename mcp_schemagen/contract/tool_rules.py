@@ -1,10 +1,12 @@
 """The rules for tools: removed or renamed, arguments (inputSchema), results
-(outputSchema), annotations that loosen a promise, required scopes."""
+(outputSchema), annotations that loosen a promise, required scopes, the MCP Apps view
+link (app_rules.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from mcp_schemagen.contract.app_rules import view_changes
 from mcp_schemagen.contract.changes import Category, Change, for_inputs, for_outputs
 from mcp_schemagen.contract.snapshot import Definition
 from mcp_schemagen.contract.subschema import Comparer
@@ -40,6 +42,7 @@ def changed(old: Definition, new: Definition) -> list[Change]:
         + _outputs(old, new)
         + _annotations(old.definition, new)
         + _scopes(old.definition, new)
+        + view_changes(old.definition, new)
     )
 
 

@@ -107,6 +107,11 @@ def read_content(
     item: dict[str, Any] = {"uri": definition.get("uri")}
     if isinstance(mime_type, str):
         item["mimeType"] = mime_type
+    meta = definition.get("_meta")
+    if isinstance(meta, dict) and isinstance(meta.get("ui"), dict):
+        # An MCP Apps view's CSP and border preference go with its content too: hosts
+        # read them from the resources/read item (revisions without _meta drop it).
+        item["_meta"] = {"ui": meta["ui"]}
     textual = is_text_type(mime_type) if isinstance(mime_type, str) else None
     try:
         text = data.decode("utf-8") if textual is not False else None

@@ -36,6 +36,9 @@ class Manifest:
     # up-to-date build prints without running a stage (a resource read from a file has
     # no handler to count).
     inventory: dict[str, int] = field(default_factory=dict)
+    # Outputs outside the package, by path relative to the project (the TypeScript
+    # declarations beside an MCP Apps view's HTML) -> sha256.
+    project_outputs: dict[str, str] = field(default_factory=dict)
 
     def reusable(self, package_dir: Path, relative: str, unformatted: str) -> str | None:
         """The formatted module this build wrote from exactly ``unformatted``, if it is
@@ -59,6 +62,8 @@ class Manifest:
             "unformatted": dict(sorted(self.unformatted.items())),
             "inventory": dict(sorted(self.inventory.items())),
         }
+        if self.project_outputs:  # a project with no view keeps the record it had
+            document["project_outputs"] = dict(sorted(self.project_outputs.items()))
         return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
 
 
@@ -88,11 +93,14 @@ def read_manifest(package_dir: Path) -> Manifest | None:
                 if type(count) is int
             },
             unformatted=dict(document.get("unformatted", {})),
+            project_outputs=dict(document.get("project_outputs", {})),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent or damaged: the slow path decides
     if not all(isinstance(r, str) and is_package_path(r) for r in manifest.outputs):
         return None  # edited to point elsewhere: treated as damaged, never followed
+    if not all(isinstance(r, str) and _OUTPUT_PATH.match(r) for r in manifest.project_outputs):
+        return None  # the same for the outputs beside the package, inside the project
     return manifest
 
 

@@ -47,4 +47,5 @@ def carries_header(path: Path) -> bool:
             first = handle.readline(200)
     except OSError:
         return False
-    return first.rstrip(b"\r\n") == f"# {DO_NOT_EDIT}".encode()
+    # "//": the TypeScript declarations of an MCP Apps view (view_types.py).
+    return first.rstrip(b"\r\n") in (f"# {DO_NOT_EDIT}".encode(), f"// {DO_NOT_EDIT}".encode())

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
+from .apps import app_only, has_views
 from .asking.request_state import RequestStateSeal
 from .core.calls import Calls, dispatch_tools
 from .core.dispatch_tool import DispatchTool
@@ -104,15 +105,19 @@ class Server:
             templates=any(r.template is not None for r in resources),
             tasks=bool(task_settings),
             skills=bool(skills),
+            apps=has_views(r.mime_type for r in resources),
         )
         self.subscriptions.stamp = self.negotiation.stamp
         self.revisions: tuple[Revision, ...] = self.negotiation.revisions
         self.supported = self.negotiation.supported
         self.tools: dict[str, DispatchTool] = dispatch_tools(tools, self.revisions)
         stamp = self.negotiation.stamp
+        # Tools for their view alone (MCP Apps' visibility ["app"]) stay callable but
+        # out of the model's list.
+        listed = [t for t in self.tools.values() if not app_only(t.entry.published)]
         self.tool_list = Lister(
             "tools",
-            lambda revision: [t.entry.published[revision.name] for t in self.tools.values()],
+            lambda revision: [t.entry.published[revision.name] for t in listed],
             page_size=page_size,
             caching=caching,
             stamp=stamp,

@@ -1,5 +1,6 @@
 """Golden cases: tests/generator/cases/NAME/input is a project, tests/generator/cases/NAME/expected the files
-its build writes. Protocol models and the runtime copy are covered by their own tests
+its build writes (and, under _project/, what it writes beside the package: an MCP Apps
+view's TypeScript declarations). Protocol models and the runtime copy are covered by their own tests
 (and carry protocol text), so they are not part of the golden output. The modules whose
 templates are static text (the typed client's machinery `_client.py`, the handler API
 `api.py`) are the same in every package: one golden copy each, in
@@ -11,6 +12,7 @@ and review the diff (never under CI: there UPDATE_GOLDEN fails the test, tests/s
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -35,6 +37,16 @@ def _golden_files(package: Path) -> dict[str, str]:
     }
 
 
+def _project_outputs(project: Path) -> dict[str, str]:
+    """The files the build wrote beside the package (an MCP Apps view's .d.ts), as the
+    build record lists them, kept under _project/ in the case's expected files."""
+    record = json.loads((project / "server" / "_manifest.json").read_text(encoding="utf-8"))
+    return {
+        f"_project/{relative}": (project / relative).read_text(encoding="utf-8")
+        for relative in record.get("project_outputs", {})
+    }
+
+
 @pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if (p / "input").is_dir()))
 def test_golden(case: str, tmp_path: Path) -> None:
     project = tmp_path / case
@@ -42,6 +54,7 @@ def test_golden(case: str, tmp_path: Path) -> None:
     code, _, err = run_cli("build", "-q", str(project))
     assert code == 0, err
     produced = _golden_files(project / "server")
+    produced |= _project_outputs(project)
     expected_dir = CASES / case / "expected"
     shared = {name: (project / "server" / name).read_text(encoding="utf-8") for name in SHARED}
     if rewriting("UPDATE_GOLDEN"):  # on purpose only: under CI the test fails instead

@@ -204,7 +204,10 @@ RUNTIME_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             }
         ),
     ),
-    ("facts", frozenset({"protocol", "registry", "store"})),  # revisions, tools, shared state
+    (
+        "facts",
+        frozenset({"protocol", "registry", "store", "apps"}),
+    ),  # revisions, tools, shared state
     ("session", frozenset({"session", "auth"})),  # one client: its session, its principal
     ("handler", frozenset({"asking", "context"})),  # what a running handler sees and asks
     ("core", frozenset({"core"})),  # negotiation, listing, one call's lifecycle

@@ -32,7 +32,9 @@ LOCK_FILES = ("package.json", "package-lock.json")
 # SDK that still negotiates 2024-10-07; Node 22 as the suite requires; autocannon, the
 # load generator of bench/bench_http.py; Prism (5.14, the last that runs on Node 22), the mock
 # server of third-party OpenAPI documents, and swagger2openapi, the converter the Swagger 2.0
-# refusal names (tests/openapi). Exact versions, read from the locked package.json.
+# refusal names (tests/openapi); the MCP Apps SDK (ext-apps: AppBridge, App), esbuild and
+# typescript, which build and type-check the view of tests/e2e/test_apps_browser.py.
+# Exact versions, read from the locked package.json.
 PACKAGES: dict[str, str] = json.loads((LOCKED / "package.json").read_text(encoding="utf-8"))[
     "dependencies"
 ]

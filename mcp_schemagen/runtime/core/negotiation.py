@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ..apps import declare as declare_apps
 from ..jsonrpc import RpcError
 from ..protocol import (
     INVALID_PARAMS,
@@ -53,6 +54,7 @@ class Negotiation:
     """The revisions a server speaks, and its identity (name, version, instructions)."""
 
     __slots__ = (
+        "_apps",
         "_by_name",
         "_caching",
         "_has_stateless",
@@ -86,6 +88,7 @@ class Negotiation:
         templates: bool = False,
         tasks: bool = False,
         skills: bool = False,
+        apps: bool = False,
     ) -> None:
         try:
             chosen = ordered(revisions)
@@ -118,6 +121,7 @@ class Negotiation:
         # Durable tasks' methods (runtime/tasks/) when a tool may run as a task, each
         # revision its own (Revision.task_methods).
         self._tasks = tasks
+        self._apps = apps  # views of the MCP Apps extension (runtime/apps.py)
         if tasks:
             self.methods = self.methods.union(*(r.task_methods for r in chosen))
         # The Skills extension's methods when the project has skills (runtime/skills/).
@@ -252,6 +256,10 @@ class Negotiation:
             extensions[SKILLS_EXTENSION] = {}
         if extensions:
             declared = {**declared, "extensions": extensions}
+        if self._apps and revision.extensions_capability:
+            # MCP Apps only where ServerCapabilities has `extensions`: earlier revisions
+            # have no place for it (their hosts find views by the tools' _meta.ui).
+            declared = declare_apps(declared)
         return declared
 
     def unsupported(self, requested: Any) -> RpcError:

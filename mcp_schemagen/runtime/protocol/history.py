@@ -156,6 +156,7 @@ class Revision2026_07_28(Revision2025_11_25):
     }
     initialize_result_fields = frozenset()  # no initialize in the stateless era
     missing_capability_is_error = True
+    extensions_capability = True
     subscription_methods = frozenset({"subscriptions/listen"})  # SEP-2575
 
     def url_elicit_params(self, message: str, url: str, elicitation_id: str) -> dict[str, Any]:

@@ -116,6 +116,8 @@ class Revision:
     prompt_fields: frozenset[str] = frozenset({"name", "description", "arguments"})
     prompt_argument_fields: frozenset[str] = frozenset({"name", "description", "required"})
     completions_capability: bool = False
+    # Whether ServerCapabilities has `extensions` (SEP-2133), where MCP Apps is declared.
+    extensions_capability: bool = False
     # Subscriptions (served only when a project switches them on; runtime/subscriptions/).
     subscription_methods: frozenset[str] = frozenset(
         {"resources/subscribe", "resources/unsubscribe"}

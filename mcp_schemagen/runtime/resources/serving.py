@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import jsonrpc
+from ..apps import VIEW_MIME_TYPE, with_view_meta
 from ..asking.request_state import RequestStateSeal
 from ..core.lifecycle import handler_error, internal_error
 from ..core.listing import CACHE_SCOPES, ListCaching
@@ -156,6 +157,8 @@ class ReaderJob:
     ) -> bytes:
         try:
             contents, caching = reader_contents(value, self.uri, self.resource.mime_type)
+            if self.resource.mime_type == VIEW_MIME_TYPE:  # an MCP Apps view
+                contents = with_view_meta(contents, self.uri, self.resource.published)
             body = _result(contents, revision, caching)
             return jsonrpc.result(request_id, revision.stamp(body, stamp))
         except Exception as exc:  # an unsendable value, or orjson refused it
