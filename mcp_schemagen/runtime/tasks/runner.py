@@ -56,9 +56,18 @@ CANCELLED_MESSAGE = "Cancelled at the client's request"
 
 def owner_of(request: RequestContext) -> str:
     """Who may see a task: the authorized principal (issuer and subject) that created it;
-    without authorization, whoever holds its unguessable id."""
+    without authorization, whoever holds its unguessable id (and its session, below)."""
     principal = request.principal
     return "" if principal is None else f"{principal.issuer}\n{principal.subject}"
+
+
+def session_of(request: RequestContext) -> str:
+    """The session a task is bound to besides its owner: the handshake era's (HTTP's
+    Mcp-Session-Id, stdio's one connection), so another session's requests find no such
+    task; "" in 2026-07-28, which has no sessions (there the id and the principal are the
+    key, as SEP-2663 says)."""
+    session = request.session
+    return "" if session.revision is None else session.binding_key()
 
 
 class TaskRunner:
@@ -107,7 +116,7 @@ class TaskRunner:
         arguments = request.params.get("arguments") or {} if settings.rerun_if_lost else None
         record = new_record(
             task_id, owner, tool.name, settings.ttl_ms, settings.poll_interval_ms,
-            now_ms() + self.lease_ms, arguments,
+            now_ms() + self.lease_ms, arguments, session_of(request),
         )  # fmt: skip
         try:
             await self.store.create(task_id, record, settings.ttl_ms)
@@ -196,7 +205,12 @@ class TaskRunner:
     async def record(self, request: RequestContext, task_id: str) -> dict[str, str]:
         """The task's record, for its owner only; a task whose worker died ended now."""
         record = await self.store.read(task_id)
-        if record is None or core_of(record)["owner"] != owner_of(request):
+        core = core_of(record) if record is not None else {}
+        if (
+            record is None
+            or core["owner"] != owner_of(request)
+            or core.get("session", "") != session_of(request)
+        ):
             raise RpcError(INVALID_PARAMS, f"Task not found: {shorten(task_id)}")
         if not is_finished(record) and int(record.get("lease", "0")) < now_ms():
             # The worker running it stopped renewing: it died. Run it again here when its
