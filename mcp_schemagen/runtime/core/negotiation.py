@@ -237,7 +237,11 @@ class Negotiation:
             if revision.stateless:  # the tasks extension (SEP-2663)
                 extended["extensions"] = {TASKS_EXTENSION: {}}
             else:  # 2025-11-25's experimental form: tools/call may be a task
-                extended["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
+                extended["tasks"] = {
+                    "list": {},
+                    "cancel": {},
+                    "requests": {"tools": {"call": {}}},
+                }
             return extended
         return declared
 

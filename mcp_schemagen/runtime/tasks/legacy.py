@@ -6,9 +6,9 @@ JSON-RPC error); ``tasks/cancel`` cancels it and answers the cancelled ``Task`` 
 for one already finished). The records, workers and leases are the extension's
 (runner.py): one task store serves both eras.
 
-The capability declared is ``tasks: {cancel, requests: {tools: {call}}}``, without
-``list``: a list needs a scope that keeps one client's tasks from another's, which
-only authorization gives (SEP-2663 removed ``tasks/list`` for that reason). A
+The capability declared is ``tasks: {list, cancel, requests: {tools: {call}}}``:
+``tasks/list`` lists the requesting session's own tasks (a task is bound to the session
+that created it, runner.session_of), oldest first, in cursor pages. A
 ``"required"`` tool called without ``params.task`` and a ``"forbidden"`` one called with
 it answer -32601, as that revision says. The handler asks the client as in any session
 call (a request on the session's stream), the request's ``_meta`` naming the task
@@ -26,6 +26,7 @@ import orjson
 
 from .. import jsonrpc
 from ..asking.interaction import SessionChannel
+from ..core.cursor import encode_cursor, page_index
 from ..core.dispatch_tool import DispatchTool
 from ..core.lifecycle import run_call
 from ..jsonrpc import Reply, RpcError
@@ -36,13 +37,14 @@ from ..store import StoreUnavailable
 from ..store.tasks import TaskStore
 from .records import finished, is_finished, timestamp
 from .records import task_of as shared_task_of
-from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, store_guarded
+from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, session_of, store_guarded
 from .settings import TaskSettings
 
 if TYPE_CHECKING:
     from ..asking.questions import Question
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
+LIST_PAGE_SIZE = 50  # tasks per tasks/list page
 # How often tasks/result looks whether a task finished (it may run on another worker).
 RESULT_POLL_SECONDS = 0.1
 
@@ -147,12 +149,33 @@ class SessionTaskChannel(SessionChannel):
 
 
 def route(tasks: TaskRunner, request: RequestContext) -> Reply:
+    if request.method == "tasks/list":
+        cursor = request.params.get("cursor")
+        page = 0 if cursor is None else page_index("tasks", cursor)
+        if page is None:
+            raise RpcError(INVALID_PARAMS, "Invalid cursor")
+        return asyncio.ensure_future(store_guarded(request.id, _list(tasks, request, page)))
     task_id = request.params.get("taskId")
     if type(task_id) is not str:
         raise RpcError(INVALID_PARAMS, f"{request.method} needs taskId, a string")
     answer = {"tasks/get": _get, "tasks/result": _result, "tasks/cancel": _cancel}
     answered = answer[request.method](tasks, request, task_id)
     return asyncio.ensure_future(store_guarded(request.id, answered))
+
+
+async def _list(tasks: TaskRunner, request: RequestContext, page: int) -> bytes:
+    """One page of the session's tasks, each as tasks/get shows it."""
+    ids = await tasks.store.of_session(session_of(request))
+    shown: list[dict[str, Any]] = []
+    for task_id in ids[page * LIST_PAGE_SIZE : (page + 1) * LIST_PAGE_SIZE]:
+        try:
+            shown.append(task_of(await tasks.record(request, task_id)))
+        except RpcError:  # expired since, or another principal's: not this client's to see
+            continue
+    result: dict[str, Any] = {"tasks": shown}
+    if len(ids) > (page + 1) * LIST_PAGE_SIZE:
+        result["nextCursor"] = encode_cursor("tasks", page + 1)
+    return jsonrpc.result(request.id, result)
 
 
 async def _get(tasks: TaskRunner, request: RequestContext, task_id: str) -> bytes:

@@ -119,7 +119,7 @@ class TaskRunner:
             now_ms() + self.lease_ms, arguments, session_of(request),
         )  # fmt: skip
         try:
-            await self.store.create(task_id, record, settings.ttl_ms)
+            await self.store.create(task_id, record, settings.ttl_ms, session_of(request))
         except BaseException:
             self._owners.pop(task_id, None)
             raise
