@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 LIST_PAGE_SIZE = 50  # tasks per tasks/list page
+STATUS_NOTIFICATION = "notifications/tasks/status"
 # How often tasks/result looks whether a task finished (it may run on another worker).
 RESULT_POLL_SECONDS = 0.1
 
@@ -98,8 +99,20 @@ async def _create(
     alone = request._replace(id="task:" + channel.task_id)
     asking = SessionTaskChannel(request.session, tasks.store, channel.task_id)
     work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, asking, tasks.stamp))
-    tasks.supervise(channel, asyncio.ensure_future(work))
+    session = request.session
+
+    def ended(outcome: dict[str, str]) -> None:
+        announce(session, {**record, **outcome})
+
+    tasks.supervise(channel, asyncio.ensure_future(work), ended)
     return jsonrpc.result(request.id, {"task": task_of(record)})
+
+
+def announce(session: Session, record: Mapping[str, str]) -> None:
+    """``notifications/tasks/status`` of the task's state now, to the session that created
+    it (the requester: a task is bound to its session) on its stream: over stdio always;
+    over HTTP only while the session has a stream open (else it goes nowhere)."""
+    session.send(jsonrpc.notification(STATUS_NOTIFICATION, task_of(record)))
 
 
 class _Related:
@@ -139,13 +152,20 @@ class SessionTaskChannel(SessionChannel):
             "lastUpdatedAt": timestamp(),
         }
         await self._store.write(self._task_id, waiting, clear_questions=False)
+        await self._announce()
         related: dict[str, Any] = {k: _Related(q, self._task_id) for k, q in questions.items()}
         try:
             return await super().ask(related, revision, timeout)
         finally:
             working = {"status": "working", "lastUpdatedAt": timestamp(), "statusMessage": ""}
             with contextlib.suppress(StoreUnavailable):
-                await self._store.write(self._task_id, working, clear_questions=False)
+                if await self._store.write(self._task_id, working, clear_questions=False):
+                    await self._announce()
+
+    async def _announce(self) -> None:
+        record = await self._store.read(self._task_id)
+        if record is not None:
+            announce(self._session, record)
 
 
 def route(tasks: TaskRunner, request: RequestContext) -> Reply:
@@ -218,4 +238,5 @@ async def _cancel(tasks: TaskRunner, request: RequestContext, task_id: str) -> b
         text = f"Task {task_id} is already {record['status']}: it cannot be cancelled"
         return jsonrpc.error(request.id, RpcError(INVALID_PARAMS, text))
     tasks.cancel_here(task_id)  # elsewhere, the running worker's heartbeat sees it ended
+    announce(request.session, {**record, **ended})  # the requester's session: the task's own
     return jsonrpc.result(request.id, task_of({**record, **ended}))

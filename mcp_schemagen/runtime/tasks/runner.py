@@ -145,12 +145,18 @@ class TaskRunner:
         self.supervise(channel, asyncio.ensure_future(work))
         return jsonrpc.result(request.id, create_result(record, self.stamp))
 
-    def supervise(self, channel: TaskChannel, work: asyncio.Future[dict[str, str]]) -> None:
+    def supervise(
+        self,
+        channel: TaskChannel,
+        work: asyncio.Future[dict[str, str]],
+        ended: Callable[[dict[str, str]], None] | None = None,
+    ) -> None:
         """Watch ``work`` (the task's handler, its outcome as record fields) until it ends,
-        then write its outcome; meanwhile renew the lease and honour a cancel."""
+        then write its outcome (and tell ``ended`` the fields, once written); meanwhile
+        renew the lease and honour a cancel."""
         task_id = channel.task_id
         self.running[task_id] = (work, channel)
-        watching = asyncio.ensure_future(self._watch(task_id, work))
+        watching = asyncio.ensure_future(self._watch(task_id, work, ended))
         watching.add_done_callback(lambda _: self._done(task_id))
 
     def _reserve(self, task_id: str, owner: str) -> str:
@@ -174,7 +180,12 @@ class TaskRunner:
         self.running.pop(task_id, None)
         self._owners.pop(task_id, None)
 
-    async def _watch(self, task_id: str, work: asyncio.Future[dict[str, str]]) -> None:
+    async def _watch(
+        self,
+        task_id: str,
+        work: asyncio.Future[dict[str, str]],
+        ended: Callable[[dict[str, str]], None] | None,
+    ) -> None:
         beat = asyncio.ensure_future(self._heartbeat(task_id, work))
         try:
             outcome = await work
@@ -183,7 +194,8 @@ class TaskRunner:
         finally:
             beat.cancel()
         with contextlib.suppress(StoreUnavailable):  # the lease ends it as lost instead
-            await self.store.write(task_id, outcome, clear_questions=True)
+            if await self.store.write(task_id, outcome, clear_questions=True) and ended:
+                ended(outcome)
 
     async def _heartbeat(self, task_id: str, work: asyncio.Future[Any]) -> None:
         """Renew the lease; stop the work when a client cancelled it (on any worker) or
