@@ -94,3 +94,22 @@ def test_tasks_list_shows_the_sessions_own_tasks_at_either_worker(workers: Worke
         assert [t["taskId"] for t in listed["tasks"]] == mine
         other_listed = send(other, "tasks/list", {}, url)["result"]["tasks"]
         assert [t["taskId"] for t in other_listed] == [theirs]
+
+
+def test_a_waiting_tasks_result_carries_the_status_notification(workers: Workers) -> None:
+    """Over HTTP the answered tools/call left no stream, but a tasks/result waiting at the
+    worker running the task has its own: the task's notifications/tasks/status go there,
+    before the result."""
+    owner = HttpSession(workers.a, REVISION)
+    task_id = start(owner, workers.a, 0.5)
+    message = {"jsonrpc": "2.0", "id": 9, "method": "tasks/result", "params": {"taskId": task_id}}
+    headers = owner.headers("tasks/result", message["params"])
+    reply = exchange(workers.a, body=message, headers=headers)
+    assert reply.headers["content-type"].startswith("text/event-stream"), reply
+    notification, result = reply.messages[-2:]
+    spec(REVISION).assert_exact(notification, "TaskStatusNotification")
+    assert notification["method"] == "notifications/tasks/status"
+    assert notification["params"]["taskId"] == task_id
+    assert notification["params"]["status"] == "completed"
+    assert result["id"] == 9
+    assert result["result"]["structuredContent"] == {"rows": 2, "summary": "2 rows counted"}

@@ -35,7 +35,7 @@ from ..session import Session
 from ..session.request import RequestContext
 from ..store import StoreUnavailable
 from ..store.tasks import TaskStore
-from .records import finished, is_finished, timestamp
+from .records import core_of, finished, is_finished, timestamp
 from .records import task_of as shared_task_of
 from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, session_of, store_guarded
 from .settings import TaskSettings
@@ -108,11 +108,21 @@ async def _create(
     return jsonrpc.result(request.id, {"task": task_of(record)})
 
 
+# The sessions of the tasks/result requests waiting in this worker, by task id: over HTTP
+# each has the request's own stream open, where the task's status notifications can go.
+_WAITING: dict[str, list[Session]] = {}
+
+
 def announce(session: Session, record: Mapping[str, str]) -> None:
     """``notifications/tasks/status`` of the task's state now, to the session that created
-    it (the requester: a task is bound to its session) on its stream: over stdio always;
-    over HTTP only while the session has a stream open (else it goes nowhere)."""
-    session.send(jsonrpc.notification(STATUS_NOTIFICATION, task_of(record)))
+    it (the requester: a task is bound to its session), on its stream (stdio) and on the
+    stream of each of its tasks/result requests waiting in this worker (HTTP, where the
+    answered tools/call left no stream of its own)."""
+    message = jsonrpc.notification(STATUS_NOTIFICATION, task_of(record))
+    session.send(message)
+    for waiting in _WAITING.get(core_of(record)["taskId"], ()):
+        if waiting is not session:
+            waiting.send(message)
 
 
 class _Related:
@@ -208,6 +218,8 @@ async def _get(tasks: TaskRunner, request: RequestContext, task_id: str) -> byte
 
 async def _result(tasks: TaskRunner, request: RequestContext, task_id: str) -> bytes:
     """What the call would have answered, once the task is finished."""
+    waiting = _WAITING.setdefault(task_id, [])
+    waiting.append(request.session)
     try:
         record = await tasks.record(request, task_id)
         while not is_finished(record):
@@ -215,6 +227,10 @@ async def _result(tasks: TaskRunner, request: RequestContext, task_id: str) -> b
             record = await tasks.record(request, task_id)
     except RpcError as failure:
         return jsonrpc.error(request.id, failure)
+    finally:
+        waiting.remove(request.session)
+        if not waiting:
+            _WAITING.pop(task_id, None)
     related = {RELATED_TASK: {"taskId": task_id}}
     if record["status"] == "completed":
         result = orjson.loads(record["result"])
