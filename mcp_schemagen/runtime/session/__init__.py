@@ -30,6 +30,7 @@ class Session:
 
     __slots__ = (
         "admission",
+        "call_scoped",
         "client_capabilities",
         "client_info",
         "close_stream",
@@ -68,6 +69,9 @@ class Session:
         # What binds a task to this session (tasks/runner.py): HTTP's Mcp-Session-Id,
         # set by the transport; elsewhere (stdio's one session) made on first use.
         self.key: str | None = None
+        # True where this object lives for one request only (HTTP): its stream ends with
+        # the request, so what outlives it (a 2025-11-25 task) asks on a later one's.
+        self.call_scoped = False
 
     def binding_key(self) -> str:
         if self.key is None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from .. import jsonrpc
+from ..asking.errors import ClientTimeout
 from ..asking.interaction import SessionChannel
 from ..core.cursor import encode_cursor, page_index
 from ..core.dispatch_tool import DispatchTool
@@ -165,7 +166,13 @@ class SessionTaskChannel(SessionChannel):
         await self._announce()
         related: dict[str, Any] = {k: _Related(q, self._task_id) for k, q in questions.items()}
         try:
-            return await super().ask(related, revision, timeout)
+            if not self._session.call_scoped:  # stdio: the session's one stream
+                return await super().ask(related, revision, timeout)
+            # HTTP: the tools/call's stream ended with its answer; as 2025-11-25 says, the
+            # client calls tasks/result on seeing input_required, and the questions go on
+            # that request's stream (at the worker running the task).
+            session = await _result_stream(self._task_id, timeout, questions)
+            return await SessionChannel(session).ask(related, revision, timeout)
         finally:
             working = {"status": "working", "lastUpdatedAt": timestamp(), "statusMessage": ""}
             with contextlib.suppress(StoreUnavailable):
@@ -176,6 +183,21 @@ class SessionTaskChannel(SessionChannel):
         record = await self._store.read(self._task_id)
         if record is not None:
             announce(self._session, record)
+
+
+async def _result_stream(
+    task_id: str, timeout: float, questions: Mapping[str, Question]
+) -> Session:
+    """The session of a tasks/result of the task waiting in this worker, once one is."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not _WAITING.get(task_id):
+        if asyncio.get_running_loop().time() >= deadline:
+            methods = ", ".join(sorted({q.method for q in questions.values()}))
+            raise ClientTimeout(
+                f"The client did not call tasks/result to answer {methods} within {timeout:g} s"
+            )
+        await asyncio.sleep(RESULT_POLL_SECONDS)
+    return _WAITING[task_id][-1]
 
 
 def route(tasks: TaskRunner, request: RequestContext) -> Reply:

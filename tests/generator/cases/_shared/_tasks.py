@@ -241,10 +241,14 @@ class TaskRun:
         task = self.last
         limit = timeout if timeout is not None else _seconds(task.state().ttl_ms, math.inf)
         try:
-            with anyio.fail_after(limit):
+            with anyio.fail_after(limit) as scope:
                 while task.status not in TERMINAL:
-                    if self.modern and task.status == "input_required":
+                    if task.status == "input_required" and self.modern:
                         await self._answer(task.input_requests())
+                    elif task.status == "input_required":
+                        # 2025-11-25: tasks/result carries the questions (its own stream, over
+                        # HTTP), answered by the callbacks, then the result.
+                        return await self._legacy_result(scope.deadline)
                     else:
                         await anyio.sleep(
                             _seconds(task.state().poll_interval_ms, DEFAULT_POLL_MS / 1000)
@@ -275,6 +279,25 @@ class TaskRun:
                 mcp.types.CallToolResult,
             )
         except MCPError as error:
+            failure = {"code": error.code, "message": error.message, "data": error.data}
+            raise TaskFailed(self.tool, self.task_id, failure) from None
+
+    async def _legacy_result(self, deadline: float) -> mcp.types.CallToolResult:
+        # The request may wait as long as the call may (a second more, so the caller's own
+        # deadline, not the SDK's read timeout, says when it is over).
+        left = min(deadline - anyio.current_time(), 86_400.0) + 1
+        try:
+            return await self.session.send_request(
+                _TaskResult(method="tasks/result", params=_TaskRef(taskId=self.task_id)),
+                mcp.types.CallToolResult,
+                request_read_timeout_seconds=left,
+            )
+        except MCPError as error:
+            task = await self.get()
+            if task.status == "cancelled":
+                raise TaskCancelled(
+                    self.tool, self.task_id, task.status_message or "cancelled"
+                ) from None
             failure = {"code": error.code, "message": error.message, "data": error.data}
             raise TaskFailed(self.tool, self.task_id, failure) from None
 
