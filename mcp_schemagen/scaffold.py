@@ -62,8 +62,9 @@ TASK_ENGINE_DEPENDENCIES: Final = ("taskiq>=0.13,<0.14", "taskiq-redis>=1.2,<2")
 # PACKAGE.client, the typed client (README, "Typed client"), is built on the official SDK;
 # the server never imports it. Below 2.4: the client primes two private fields of the
 # SDK's ClientSession (the x-mcp-header map and the output schemas it would list for).
-# anyio: the in-process connection's memory streams (mcp depends on it too).
-CLIENT_DEPENDENCIES: Final = ("mcp>=2.3,<2.4", "anyio>=4")
+# anyio: the in-process connection's memory streams; pydantic: the task messages of
+# _tasks.py (mcp depends on both too).
+CLIENT_DEPENDENCIES: Final = ("mcp>=2.3,<2.4", "anyio>=4", "pydantic>=2.9,<3")
 # Besides mcp-codegen itself, pinned to the version that generated the package; pre-commit
 # runs the hook of .pre-commit-config.yaml. mypy in the range the generated code is checked
 # with (constraints.txt pins its version for this repository's tests): the README's

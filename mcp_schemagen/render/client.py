@@ -5,8 +5,8 @@ and escaping are decided here; the templates only print."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mcp_schemagen.compile.ir import CompiledTool
@@ -27,6 +27,13 @@ _OWN_NAMES = frozenset(
         "ClientError",
         "ContractError",
         "ResourceContents",
+        "TaskCancelled",
+        "TaskError",
+        "TaskFailed",
+        "TaskHandle",
+        "TaskInputError",
+        "TaskState",
+        "TaskTimeout",
         "ToolCallError",
     }
 )
@@ -64,10 +71,41 @@ def _optional(annotation: str) -> str:
     return annotation if "None" in annotation.split(" | ") else f"{annotation} | None"
 
 
-def tool_method(tool: CompiledTool) -> tuple[ClientMethod, frozenset[str]]:
+def task_support(definition: Mapping[str, Any]) -> str | None:
+    """ "optional" or "required" for a tool that may or must run as a task."""
+    execution = definition.get("execution")
+    support = execution.get("taskSupport") if isinstance(execution, Mapping) else None
+    return support if support in ("optional", "required") else None
+
+
+def tool_methods(
+    tool: CompiledTool, taken: frozenset[str]
+) -> list[tuple[ClientMethod, frozenset[str]]]:
+    """The tool's method; for a tool that may or must run as a task also ``start_<tool>``
+    (named clear of ``taken``, the tool methods' names): the same parameters, answered
+    with the task's ``TaskHandle`` of the same typed result."""
+    method, names = tool_method(tool)
+    if task_support(tool.definition) is None:
+        return [(method, names)]
+    started, _ = tool_method(tool, started=True)
+    about = (
+        f"Starts {_plain(tool.name)} as a task: its handle (task_id, status(), wait(), cancel())."
+    )
+    start = replace(
+        started,
+        name=_free("start_" + tool.function, taken),
+        docstring=docstring_literal(about, indent="        "),
+    )
+    return [(method, names), (start, names)]
+
+
+def tool_method(
+    tool: CompiledTool, *, started: bool = False
+) -> tuple[ClientMethod, frozenset[str]]:
     """The method of one tool and the public type names its signature uses. Parameters are
     the handler's, except that every argument the schema does not require may be left out
-    (None: not sent, so the server applies its default)."""
+    (None: not sent, so the server applies its default). ``started``: the method that
+    answers with the task's handle instead of the result."""
     names: set[str] = set()
     body: list[str] = []
     local = _local_names([p.python_name for p in tool.parameters])
@@ -103,16 +141,18 @@ def tool_method(tool: CompiledTool) -> tuple[ClientMethod, frozenset[str]]:
             body.append(f"if {py} is not None:")
             body.append(f"    {sent_name}[{string_literal(p.json_name)}] = {py}")
     name = string_literal(tool.name)
+    verb = "start" if started else "call"
     if tool.output_type is not None:
         names.add(tool.output_type)
-        returns = tool.output_type
+        returns = f"TaskHandle[{tool.output_type}]" if started else tool.output_type
         body.append(
-            f"return _cast({tool.output_type}, "
-            f"await {this}._mcp_client.call_structured({name}, {sent_name}))"
+            f"return _cast({returns}, "
+            f"await {this}._mcp_client.{verb}_structured({name}, {sent_name}))"
         )
     else:
         returns = "list[_mcp_types.ContentBlock]"
-        body.append(f"return await {this}._mcp_client.call_content({name}, {sent_name})")
+        returns = f"TaskHandle[{returns}]" if started else returns
+        body.append(f"return await {this}._mcp_client.{verb}_content({name}, {sent_name})")
     doc = tool.description.strip() if tool.description and tool.description.strip() else None
     method = ClientMethod(
         _free(tool.function, _ATTRIBUTES),
@@ -231,6 +271,9 @@ def tool_schemas(tools: Sequence[CompiledTool]) -> dict[str, dict[str, Any]]:
         entry = {"inputSchema": tool.definition.get("inputSchema", {"type": "object"})}
         if tool.output_type is not None:
             entry["outputSchema"] = tool.definition["outputSchema"]
+        support = task_support(tool.definition)
+        if support is not None:
+            entry["taskSupport"] = support
         table[tool.name] = entry
     return table
 
@@ -242,15 +285,16 @@ def client_modules(
     ``template(name, **values)`` renders a template of templates/package/. A project
     without a server package (``project.package`` None) is a standalone client."""
     tools, resources, server_module = project.tools, project.resources, project.package
-    tool_methods = [tool_method(t) for t in tools]
+    method_names = frozenset(_free(t.function, _ATTRIBUTES) for t in tools) | _ATTRIBUTES
+    methods = [m for t in tools for m in tool_methods(t, method_names)]
     prompt_methods = [prompt_method(p) for p in project.prompts]
     aliases = {a.name for r in resources for a in r.aliases}
-    used = sorted({n for _, names in (*tool_methods, *prompt_methods) for n in names} | aliases)
+    used = sorted({n for _, names in (*methods, *prompt_methods) for n in names} | aliases)
     taken = frozenset(used) | _OWN_NAMES
     # repr of JSON data is a Python expression equal to it (escaping every unprintable
     # character), as the dispatch module's data is.
     schemas = repr(tool_schemas(tools))
-    example = tool_methods[0][0].name if tool_methods else "NAME"
+    example = methods[0][0].name if methods else "NAME"
     return {
         "client.py": template(
             "client.py.jinja",
@@ -260,7 +304,7 @@ def client_modules(
             example_method=example,
             type_imports=", ".join(used),
             schemas=schemas,
-            tools=[m for m, _ in tool_methods],
+            tools=[m for m, _ in methods],
             prompts=[m for m, _ in prompt_methods],
             resources=resource_methods(resources),
             resource_templates=repr(resource_templates(resources)),
@@ -271,4 +315,5 @@ def client_modules(
             server_module="None" if server_module is None else string_literal(server_module),
         ),
         "_client.py": template("_client.py.jinja", header=machinery_header),
+        "_tasks.py": template("_tasks.py.jinja", header=machinery_header),
     }

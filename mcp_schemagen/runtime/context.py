@@ -13,12 +13,18 @@
 Both methods are plain calls (no ``await``), so sync and async handlers use them alike.
 An async handler can also ask the client: ``await ctx.elicit(...)``, ``ctx.sample(...)``,
 ``ctx.list_roots()``, ``ctx.ask({...})`` (see asking/interaction.py).
-Cancellation (``notifications/cancelled``) cancels an async handler's task: it sees
-``asyncio.CancelledError`` at its next ``await``; no response is sent for that request.
+Cancellation (``notifications/cancelled``, a task's ``tasks/cancel``) cancels an async
+handler's task: it sees ``asyncio.CancelledError`` at its next ``await``; no response is
+sent for that request. A thread cannot be stopped from outside, so a sync handler (run in
+a worker thread) stops cooperatively: ``ctx.cancelled`` says whether its call was
+cancelled, and ``ctx.check_cancelled()`` raises ``asyncio.CancelledError`` if so; what it
+returns after a cancel is never sent nor stored.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +46,7 @@ class Context(Asking):
 
     __slots__ = (
         "_asking",
+        "_cancelled",
         "_log_rank",
         "_principal",
         "_progress_token",
@@ -61,6 +68,31 @@ class Context(Asking):
         self.revision: Revision = request.revision
         self.request_id: RequestId = request.id
         self.tool = tool
+        # Whether the call was cancelled, for a handler in a worker thread (the lifecycle
+        # sets it to the worker's future's `cancelled`); None: ask the running asyncio task.
+        self._cancelled: Callable[[], bool] | None = None
+
+    def watch_cancellation(self, cancelled: Callable[[], bool]) -> None:
+        self._cancelled = cancelled
+
+    @property
+    def cancelled(self) -> bool:
+        """True once the call was cancelled (``notifications/cancelled``, ``tasks/cancel``
+        at any worker): a sync handler's cue to stop (see ``check_cancelled``)."""
+        if self._cancelled is not None:
+            return self._cancelled()
+        try:
+            task = asyncio.current_task()
+        except RuntimeError:  # no loop in this thread: nothing here can be cancelled
+            return False
+        return task is not None and task.cancelling() > 0
+
+    def check_cancelled(self) -> None:
+        """Raise ``asyncio.CancelledError`` if the call was cancelled: a sync handler in a
+        long loop calls it at each step, so a cancel stops it there (a thread cannot be
+        stopped from outside); nothing it would have returned is sent or stored."""
+        if self.cancelled:
+            raise asyncio.CancelledError(f"{self.tool} was cancelled")
 
     @property
     def protocol_version(self) -> str:

@@ -65,13 +65,13 @@ DISTRIBUTIONS = {
     "uvicorn": "uvicorn",  # imported only by `--http`
     "redis": "redis",  # imported only by `--store redis://...`
     "jwt": "PyJWT",  # imported only when an access token is checked (--auth-*)
-    "mcp": "mcp",  # imported only by the typed client (client.py, _client.py)
+    "mcp": "mcp",  # imported only by the typed client (client.py, _client.py, _tasks.py)
     "anyio": "anyio",  # the same
     "taskiq": "taskiq",  # imported only by --task-engine taskiq and task-worker
     "taskiq_redis": "taskiq-redis",  # the same
 }
 # The typed client's modules: the server never imports them; the `client` extra.
-CLIENT_MODULES = {"client.py", "_client.py"}
+CLIENT_MODULES = {"client.py", "_client.py", "_tasks.py"}
 # Imported only inside the functions serving --http, --store redis:// and --auth-*: the
 # `http` extra.
 HTTP_ONLY = {"uvicorn", "redis", "PyJWT"}
@@ -353,7 +353,7 @@ def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Pa
     client = {DISTRIBUTIONS[name] for name in _third_party_imports(
         [package / name for name in sorted(CLIENT_MODULES)]
     )}  # fmt: skip
-    assert client - runtime == _names(meta["optional-dependencies"]["client"]) == {"mcp", "anyio"}
+    assert client - runtime == _names(meta["optional-dependencies"]["client"]) == {"mcp", "anyio", "pydantic"}
     dev = meta["optional-dependencies"]["dev"]
     assert f"{DISTRIBUTION}=={__version__}" in dev
     assert {"pytest", "mcp"} <= _names(dev)

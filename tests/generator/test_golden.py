@@ -22,7 +22,7 @@ from tests.support.golden import rewriting
 from tests.support.projects import run_cli
 
 CASES = Path(__file__).parent / "cases"
-SHARED = ("_client.py", "api.py")
+SHARED = ("_client.py", "_tasks.py", "api.py")
 NOT_GOLDEN = ("protocol/", "_runtime/", "_manifest.json", *SHARED)
 SHARED_DIR = CASES / "_shared"
 

@@ -80,8 +80,12 @@ def run_call(
         if placement is not None:  # a sync handler may block: not on the event loop...
             if not placement.inline:
                 running = run_in_worker(job.handler, kwargs, placement)
+                # The thread runs on after a cancel: the handler asks ctx.cancelled.
+                context.watch_cancellation(running.cancelled)
                 return _start(job, running, request, channel, stamp)
-            # ...unless its calls in workers were all quick (workers.Placement).
+            # ...unless its calls in workers were all quick (workers.Placement). It holds
+            # the loop while it runs: nothing can cancel it meanwhile.
+            context.watch_cancellation(_never)
             started = time.perf_counter()
             try:
                 value = job.handler(**kwargs)
@@ -163,6 +167,10 @@ async def _complete(
     finally:
         request.session.forget(request_id, task)
     return job.response(value, request_id, revision, stamp)
+
+
+def _never() -> bool:
+    return False
 
 
 async def _raised(exc: BaseException) -> Any:

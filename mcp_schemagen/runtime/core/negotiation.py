@@ -251,7 +251,11 @@ class Negotiation:
             if revision.stateless:  # the tasks extension (SEP-2663)
                 extensions[TASKS_EXTENSION] = {}
             else:  # 2025-11-25's experimental form: tools/call may be a task
-                declared["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
+                declared["tasks"] = {
+                    "list": {},
+                    "cancel": {},
+                    "requests": {"tools": {"call": {}}},
+                }
         if self._skills and revision.skill_methods:  # SEP-2640, no optional feature
             extensions[SKILLS_EXTENSION] = {}
         if extensions:

@@ -96,6 +96,8 @@ class SessionEndpoint:
             await respond.rpc_error(400, request_id, refused, revision)
             return
         session = _restore(record, channel)
+        session.key = session_id  # the session a task it creates is bound to, at any worker
+        session.call_scoped = True
         session.admission = self.admission
         # A handler's request to the client goes out on this call's stream; the client
         # POSTs its response, maybe to another worker: it comes back through the store.

@@ -123,9 +123,8 @@ class Revision2025_11_25(Revision2025_06_18):
     sampling_fields = Revision2025_06_18.sampling_fields | {"tools", "toolChoice"}
     content = _blocks(_BLOCK_2025_06, audio=True, link=_RESOURCE_LINK | {"icons"})
     progress_fields = Revision2025_06_18.progress_fields | {"_meta"}
-    # tasks/list is not served: without a principal no scope keeps one client's tasks
-    # from another's (SEP-2663 removed it for that reason).
-    task_methods = frozenset({"tasks/get", "tasks/result", "tasks/cancel"})
+    # tasks/list lists the session's own tasks (each task is bound to its session).
+    task_methods = frozenset({"tasks/get", "tasks/result", "tasks/cancel", "tasks/list"})
 
     def invalid_arguments(self, text: str, problems: list[str]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": text}], "isError": True}

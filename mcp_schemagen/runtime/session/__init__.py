@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -29,11 +30,13 @@ class Session:
 
     __slots__ = (
         "admission",
+        "call_scoped",
         "client_capabilities",
         "client_info",
         "close_stream",
         "inflight",
         "initialized",
+        "key",
         "log_rank",
         "outbound",
         "revision",
@@ -63,6 +66,17 @@ class Session:
         # (uri, subscribed) in order, recorded only where a list is set (HTTP: the store
         # applies them; over stdio the set is the whole truth).
         self.subscription_changes: list[tuple[str, bool]] | None = None
+        # What binds a task to this session (tasks/runner.py): HTTP's Mcp-Session-Id,
+        # set by the transport; elsewhere (stdio's one session) made on first use.
+        self.key: str | None = None
+        # True where this object lives for one request only (HTTP): its stream ends with
+        # the request, so what outlives it (a 2025-11-25 task) asks on a later one's.
+        self.call_scoped = False
+
+    def binding_key(self) -> str:
+        if self.key is None:
+            self.key = secrets.token_urlsafe(16)
+        return self.key
 
     def track(self, request_id: RequestId, task: asyncio.Task[Any]) -> None:
         self.inflight[request_id] = task

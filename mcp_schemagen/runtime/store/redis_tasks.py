@@ -12,7 +12,7 @@ from typing import Any
 
 from . import StoreUnavailable
 from .redis_store import RedisStore
-from .tasks import TaskStore
+from .tasks import TaskStore, now_ms
 
 _TERMINAL_TEST = "local s = redis.call('HGET', KEYS[1], 'status') "
 _FINISHED = (
@@ -51,6 +51,15 @@ _END_IF_LOST = (
 )
 
 
+# The session's index of task ids (a sorted set by creation time), kept as long as its
+# longest-lived task. KEYS: the index; ARGV: score, id, ttl (ms).
+_INDEX = (
+    "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2]) "
+    "if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then "
+    "redis.call('PEXPIRE', KEYS[1], ARGV[3]) end return 1"
+)
+
+
 class RedisTaskStore(TaskStore):
     """Tasks in the Redis of ``store`` (its connection pool and key prefix)."""
 
@@ -65,6 +74,7 @@ class RedisTaskStore(TaskStore):
                 ("answer", _ANSWER),
                 ("cancel", _CANCEL),
                 ("lost", _END_IF_LOST),
+                ("index", _INDEX),
             )
         }
 
@@ -75,12 +85,32 @@ class RedisTaskStore(TaskStore):
         with self._store._unavailable():
             return bool(await self._scripts[script](keys=[self._key(task_id)], args=args))
 
-    async def create(self, task_id: str, fields: dict[str, str], ttl_ms: int) -> None:
+    async def create(
+        self, task_id: str, fields: dict[str, str], ttl_ms: int, session: str = ""
+    ) -> None:
         with self._store._unavailable():
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.hset(self._key(task_id), mapping=fields)
                 pipe.pexpire(self._key(task_id), ttl_ms)
                 await pipe.execute()
+            if session:
+                index = [self._session_key(session)]
+                args = [str(now_ms()), task_id, str(ttl_ms)]
+                await self._scripts["index"](keys=index, args=args)
+
+    def _session_key(self, session: str) -> str:
+        return self._store.prefix + "tasks-of:" + session
+
+    async def of_session(self, session: str) -> list[str]:
+        with self._store._unavailable():
+            ids = await self._redis.zrange(self._session_key(session), 0, -1)
+            if not ids:
+                return []
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for task_id in ids:
+                    pipe.exists(self._key(_text(task_id)))
+                alive = await pipe.execute()
+        return [_text(t) for t, there in zip(ids, alive, strict=True) if there]
 
     async def read(self, task_id: str) -> dict[str, str] | None:
         with self._store._unavailable():

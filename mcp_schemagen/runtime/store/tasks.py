@@ -17,6 +17,10 @@ in memory:
 
 A finished task (completed, failed, cancelled) never changes again: every write but the
 first that finishes it is refused. Records expire with their TTL.
+
+A task created in a session (2025-11-25) is also indexed under that session's key, in
+creation order, for ``tasks/list``; the index lives as long as its longest-lived task, and
+ids whose record expired are skipped when it is read.
 """
 
 from __future__ import annotations
@@ -35,7 +39,14 @@ class TaskStore:
     """The operations tasks need; ``MemoryTaskStore`` for one process,
     ``RedisTaskStore`` (store/redis_tasks.py) for every worker on one Redis."""
 
-    async def create(self, task_id: str, fields: dict[str, str], ttl_ms: int) -> None:
+    async def create(
+        self, task_id: str, fields: dict[str, str], ttl_ms: int, session: str = ""
+    ) -> None:
+        """Store a new record; ``session`` (not ""): index it under that session too."""
+        raise NotImplementedError
+
+    async def of_session(self, session: str) -> list[str]:
+        """The ids of the tasks created in ``session``, oldest first (some maybe expired)."""
         raise NotImplementedError
 
     async def read(self, task_id: str) -> dict[str, str] | None:
@@ -65,6 +76,7 @@ class MemoryTaskStore(TaskStore):
     def __init__(self) -> None:
         self._records: dict[str, dict[str, str]] = {}
         self._expires: dict[str, float] = {}
+        self._sessions: dict[str, list[str]] = {}  # session key -> its task ids, in order
 
     def _live(self, task_id: str) -> dict[str, str] | None:
         record = self._records.get(task_id)
@@ -77,15 +89,28 @@ class MemoryTaskStore(TaskStore):
         now = time.monotonic()
         for task_id in [t for t, at in self._expires.items() if at <= now]:
             del self._records[task_id], self._expires[task_id]
+        for session, ids in list(self._sessions.items()):
+            kept = [t for t in ids if t in self._records]
+            if kept:
+                self._sessions[session] = kept
+            else:
+                del self._sessions[session]
 
     def __len__(self) -> int:
         return len(self._records)
 
-    async def create(self, task_id: str, fields: dict[str, str], ttl_ms: int) -> None:
+    async def create(
+        self, task_id: str, fields: dict[str, str], ttl_ms: int, session: str = ""
+    ) -> None:
         if len(self._records) % 256 == 0:
             self._sweep()
         self._records[task_id] = dict(fields)
         self._expires[task_id] = time.monotonic() + ttl_ms / 1000
+        if session:
+            self._sessions.setdefault(session, []).append(task_id)
+
+    async def of_session(self, session: str) -> list[str]:
+        return [t for t in self._sessions.get(session, ()) if self._live(t) is not None]
 
     async def read(self, task_id: str) -> dict[str, str] | None:
         record = self._live(task_id)

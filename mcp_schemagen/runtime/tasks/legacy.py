@@ -6,9 +6,9 @@ JSON-RPC error); ``tasks/cancel`` cancels it and answers the cancelled ``Task`` 
 for one already finished). The records, workers and leases are the extension's
 (runner.py): one task store serves both eras.
 
-The capability declared is ``tasks: {cancel, requests: {tools: {call}}}``, without
-``list``: a list needs a scope that keeps one client's tasks from another's, which
-only authorization gives (SEP-2663 removed ``tasks/list`` for that reason). A
+The capability declared is ``tasks: {list, cancel, requests: {tools: {call}}}``:
+``tasks/list`` lists the requesting session's own tasks (a task is bound to the session
+that created it, runner.session_of), oldest first, in cursor pages. A
 ``"required"`` tool called without ``params.task`` and a ``"forbidden"`` one called with
 it answer -32601, as that revision says. The handler asks the client as in any session
 call (a request on the session's stream), the request's ``_meta`` naming the task
@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from .. import jsonrpc
+from ..asking.errors import ClientTimeout
 from ..asking.interaction import SessionChannel
+from ..core.cursor import encode_cursor, page_index
 from ..core.dispatch_tool import DispatchTool
 from ..core.lifecycle import run_call
 from ..jsonrpc import Reply, RpcError
@@ -34,15 +36,17 @@ from ..session import Session
 from ..session.request import RequestContext
 from ..store import StoreUnavailable
 from ..store.tasks import TaskStore
-from .records import finished, is_finished, timestamp
+from .records import core_of, finished, is_finished, timestamp
 from .records import task_of as shared_task_of
-from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, store_guarded
+from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, session_of, store_guarded
 from .settings import TaskSettings
 
 if TYPE_CHECKING:
     from ..asking.questions import Question
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
+LIST_PAGE_SIZE = 50  # tasks per tasks/list page
+STATUS_NOTIFICATION = "notifications/tasks/status"
 # How often tasks/result looks whether a task finished (it may run on another worker).
 RESULT_POLL_SECONDS = 0.1
 
@@ -96,8 +100,30 @@ async def _create(
     alone = request._replace(id="task:" + channel.task_id)
     asking = SessionTaskChannel(request.session, tasks.store, channel.task_id)
     work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, asking, tasks.stamp))
-    tasks.supervise(channel, asyncio.ensure_future(work))
+    session = request.session
+
+    def ended(outcome: dict[str, str]) -> None:
+        announce(session, {**record, **outcome})
+
+    tasks.supervise(channel, asyncio.ensure_future(work), ended)
     return jsonrpc.result(request.id, {"task": task_of(record)})
+
+
+# The sessions of the tasks/result requests waiting in this worker, by task id: over HTTP
+# each has the request's own stream open, where the task's status notifications can go.
+_WAITING: dict[str, list[Session]] = {}
+
+
+def announce(session: Session, record: Mapping[str, str]) -> None:
+    """``notifications/tasks/status`` of the task's state now, to the session that created
+    it (the requester: a task is bound to its session), on its stream (stdio) and on the
+    stream of each of its tasks/result requests waiting in this worker (HTTP, where the
+    answered tools/call left no stream of its own)."""
+    message = jsonrpc.notification(STATUS_NOTIFICATION, task_of(record))
+    session.send(message)
+    for waiting in _WAITING.get(core_of(record)["taskId"], ()):
+        if waiting is not session:
+            waiting.send(message)
 
 
 class _Related:
@@ -137,22 +163,71 @@ class SessionTaskChannel(SessionChannel):
             "lastUpdatedAt": timestamp(),
         }
         await self._store.write(self._task_id, waiting, clear_questions=False)
+        await self._announce()
         related: dict[str, Any] = {k: _Related(q, self._task_id) for k, q in questions.items()}
         try:
-            return await super().ask(related, revision, timeout)
+            if not self._session.call_scoped:  # stdio: the session's one stream
+                return await super().ask(related, revision, timeout)
+            # HTTP: the tools/call's stream ended with its answer; as 2025-11-25 says, the
+            # client calls tasks/result on seeing input_required, and the questions go on
+            # that request's stream (at the worker running the task).
+            session = await _result_stream(self._task_id, timeout, questions)
+            return await SessionChannel(session).ask(related, revision, timeout)
         finally:
             working = {"status": "working", "lastUpdatedAt": timestamp(), "statusMessage": ""}
             with contextlib.suppress(StoreUnavailable):
-                await self._store.write(self._task_id, working, clear_questions=False)
+                if await self._store.write(self._task_id, working, clear_questions=False):
+                    await self._announce()
+
+    async def _announce(self) -> None:
+        record = await self._store.read(self._task_id)
+        if record is not None:
+            announce(self._session, record)
+
+
+async def _result_stream(
+    task_id: str, timeout: float, questions: Mapping[str, Question]
+) -> Session:
+    """The session of a tasks/result of the task waiting in this worker, once one is."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not _WAITING.get(task_id):
+        if asyncio.get_running_loop().time() >= deadline:
+            methods = ", ".join(sorted({q.method for q in questions.values()}))
+            raise ClientTimeout(
+                f"The client did not call tasks/result to answer {methods} within {timeout:g} s"
+            )
+        await asyncio.sleep(RESULT_POLL_SECONDS)
+    return _WAITING[task_id][-1]
 
 
 def route(tasks: TaskRunner, request: RequestContext) -> Reply:
+    if request.method == "tasks/list":
+        cursor = request.params.get("cursor")
+        page = 0 if cursor is None else page_index("tasks", cursor)
+        if page is None:
+            raise RpcError(INVALID_PARAMS, "Invalid cursor")
+        return asyncio.ensure_future(store_guarded(request.id, _list(tasks, request, page)))
     task_id = request.params.get("taskId")
     if type(task_id) is not str:
         raise RpcError(INVALID_PARAMS, f"{request.method} needs taskId, a string")
     answer = {"tasks/get": _get, "tasks/result": _result, "tasks/cancel": _cancel}
     answered = answer[request.method](tasks, request, task_id)
     return asyncio.ensure_future(store_guarded(request.id, answered))
+
+
+async def _list(tasks: TaskRunner, request: RequestContext, page: int) -> bytes:
+    """One page of the session's tasks, each as tasks/get shows it."""
+    ids = await tasks.store.of_session(session_of(request))
+    shown: list[dict[str, Any]] = []
+    for task_id in ids[page * LIST_PAGE_SIZE : (page + 1) * LIST_PAGE_SIZE]:
+        try:
+            shown.append(task_of(await tasks.record(request, task_id)))
+        except RpcError:  # expired since, or another principal's: not this client's to see
+            continue
+    result: dict[str, Any] = {"tasks": shown}
+    if len(ids) > (page + 1) * LIST_PAGE_SIZE:
+        result["nextCursor"] = encode_cursor("tasks", page + 1)
+    return jsonrpc.result(request.id, result)
 
 
 async def _get(tasks: TaskRunner, request: RequestContext, task_id: str) -> bytes:
@@ -165,6 +240,8 @@ async def _get(tasks: TaskRunner, request: RequestContext, task_id: str) -> byte
 
 async def _result(tasks: TaskRunner, request: RequestContext, task_id: str) -> bytes:
     """What the call would have answered, once the task is finished."""
+    waiting = _WAITING.setdefault(task_id, [])
+    waiting.append(request.session)
     try:
         record = await tasks.record(request, task_id)
         while not is_finished(record):
@@ -172,6 +249,10 @@ async def _result(tasks: TaskRunner, request: RequestContext, task_id: str) -> b
             record = await tasks.record(request, task_id)
     except RpcError as failure:
         return jsonrpc.error(request.id, failure)
+    finally:
+        waiting.remove(request.session)
+        if not waiting:
+            _WAITING.pop(task_id, None)
     related = {RELATED_TASK: {"taskId": task_id}}
     if record["status"] == "completed":
         result = orjson.loads(record["result"])
@@ -195,4 +276,5 @@ async def _cancel(tasks: TaskRunner, request: RequestContext, task_id: str) -> b
         text = f"Task {task_id} is already {record['status']}: it cannot be cancelled"
         return jsonrpc.error(request.id, RpcError(INVALID_PARAMS, text))
     tasks.cancel_here(task_id)  # elsewhere, the running worker's heartbeat sees it ended
+    announce(request.session, {**record, **ended})  # the requester's session: the task's own
     return jsonrpc.result(request.id, task_of({**record, **ended}))

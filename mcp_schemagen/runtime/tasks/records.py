@@ -45,8 +45,10 @@ def new_record(
     poll_interval_ms: int,
     lease: int,
     arguments: Any = None,
+    session: str = "",
 ) -> dict[str, str]:
-    """``arguments`` (None: not kept) for a task run again if its worker dies."""
+    """``arguments`` (None: not kept) for a task run again if its worker dies; ``session``
+    the session it is bound to ("": none, kept out of the record)."""
     created = timestamp()
     core = {
         "taskId": task_id,
@@ -58,6 +60,8 @@ def new_record(
     }
     if arguments is not None:
         core["arguments"] = arguments
+    if session:
+        core["session"] = session
     return {
         "core": orjson.dumps(core).decode(),
         "status": "working",

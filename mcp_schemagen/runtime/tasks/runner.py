@@ -59,9 +59,18 @@ CANCELLED_MESSAGE = "Cancelled at the client's request"
 
 def owner_of(request: RequestContext) -> str:
     """Who may see a task: the authorized principal (issuer and subject) that created it;
-    without authorization, whoever holds its unguessable id."""
+    without authorization, whoever holds its unguessable id (and its session, below)."""
     principal = request.principal
     return "" if principal is None else f"{principal.issuer}\n{principal.subject}"
+
+
+def session_of(request: RequestContext) -> str:
+    """The session a task is bound to besides its owner: the handshake era's (HTTP's
+    Mcp-Session-Id, stdio's one connection), so another session's requests find no such
+    task; "" in 2026-07-28, which has no sessions (there the id and the principal are the
+    key, as SEP-2663 says)."""
+    session = request.session
+    return "" if session.revision is None else session.binding_key()
 
 
 class TaskRunner:
@@ -113,10 +122,10 @@ class TaskRunner:
         arguments = request.params.get("arguments") or {} if settings.rerun_if_lost else None
         record = new_record(
             task_id, owner, tool.name, settings.ttl_ms, settings.poll_interval_ms,
-            now_ms() + self.lease_ms, arguments,
+            now_ms() + self.lease_ms, arguments, session_of(request),
         )  # fmt: skip
         try:
-            await self.store.create(task_id, record, settings.ttl_ms)
+            await self.store.create(task_id, record, settings.ttl_ms, session_of(request))
         except BaseException:
             self._owners.pop(task_id, None)
             raise
@@ -148,14 +157,18 @@ class TaskRunner:
         return jsonrpc.result(request.id, create_result(record, self.stamp))
 
     def supervise(
-        self, channel: TaskChannel, work: asyncio.Future[dict[str, str]]
+        self,
+        channel: TaskChannel,
+        work: asyncio.Future[dict[str, str]],
+        ended: Callable[[dict[str, str]], None] | None = None,
     ) -> asyncio.Future[None]:
         """Watch ``work`` (the task's handler, its outcome as record fields) until it ends,
-        then write its outcome; meanwhile renew the lease and honour a cancel. The watch
-        returned ends once the outcome is written."""
+        then write its outcome (and tell ``ended`` the fields, once written); meanwhile
+        renew the lease and honour a cancel. The watch returned ends once the outcome is
+        written."""
         task_id = channel.task_id
         self.running[task_id] = (work, channel)
-        watching = asyncio.ensure_future(self._watch(task_id, work))
+        watching = asyncio.ensure_future(self._watch(task_id, work, ended))
         watching.add_done_callback(lambda _: self._done(task_id))
         return watching
 
@@ -180,7 +193,12 @@ class TaskRunner:
         self.running.pop(task_id, None)
         self._owners.pop(task_id, None)
 
-    async def _watch(self, task_id: str, work: asyncio.Future[dict[str, str]]) -> None:
+    async def _watch(
+        self,
+        task_id: str,
+        work: asyncio.Future[dict[str, str]],
+        ended: Callable[[dict[str, str]], None] | None,
+    ) -> None:
         beat = asyncio.ensure_future(self._heartbeat(task_id, work))
         try:
             outcome = await work
@@ -189,7 +207,8 @@ class TaskRunner:
         finally:
             beat.cancel()
         with contextlib.suppress(StoreUnavailable):  # the lease ends it as lost instead
-            await self.store.write(task_id, outcome, clear_questions=True)
+            if await self.store.write(task_id, outcome, clear_questions=True) and ended:
+                ended(outcome)
 
     async def _heartbeat(self, task_id: str, work: asyncio.Future[Any]) -> None:
         """Renew the lease; stop the work when a client cancelled it (on any worker) or
@@ -211,7 +230,12 @@ class TaskRunner:
     async def record(self, request: RequestContext, task_id: str) -> dict[str, str]:
         """The task's record, for its owner only; a task whose worker died ended now."""
         record = await self.store.read(task_id)
-        if record is None or core_of(record)["owner"] != owner_of(request):
+        core = core_of(record) if record is not None else {}
+        if (
+            record is None
+            or core["owner"] != owner_of(request)
+            or core.get("session", "") != session_of(request)
+        ):
             raise RpcError(INVALID_PARAMS, f"Task not found: {shorten(task_id)}")
         if not is_finished(record) and int(record.get("lease", "0")) < now_ms():
             # The worker running it stopped renewing: it died. Run it again here when its

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 # Every revision's task methods (Revision.task_methods says which a revision serves).
-ALL_TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel", "tasks/result"})
+ALL_TASK_METHODS = frozenset(
+    {"tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list"}
+)
 SUPPORT_VALUES = ("forbidden", "optional", "required")
 TASK_KEY = "x-mcp-codegen-task"
 TASK_FIELDS = ("ttlMs", "pollIntervalMs", "start", "onLost")

@@ -14,7 +14,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, ClassVar, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO, TypeVar
 
 import anyio
 import mcp
@@ -23,10 +23,14 @@ from mcp.client.session import ClientSession, ElicitationFnT, ListRootsFnT, Logg
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 from mcp.shared.message import SessionMessage
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from typing_extensions import Self, TypedDict, Unpack
 
 from ._runtime.resources.uri_template import UriTemplate
 from ._runtime.validation import Validator, compile_validator
+
+if TYPE_CHECKING:  # _tasks imports this module: its names are imported where they run
+    from ._tasks import TaskHandle
 
 T = TypeVar("T")
 
@@ -120,6 +124,9 @@ class ConnectOptions(TypedDict, total=False):
     logging: LoggingFnT | None
     log_level: mcp.types.LoggingLevel | None  # 2026-07-28: the level each request asks for
     read_timeout: float | None  # seconds a request may wait for its answer (default 30)
+    # seconds a call of a tool that runs as a task waits for the task to end (default:
+    # the task's TTL); past it TaskTimeout (the task goes on: start_<tool> to keep it)
+    task_timeout: float | None
 
 
 class BaseClient:
@@ -133,9 +140,12 @@ class BaseClient:
     # resource template name -> {"uriTemplate": ..., "schemas": {variable: JSON Schema}}
     RESOURCE_TEMPLATES: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
-    def __init__(self, sdk: mcp.Client, *, validate: bool = True) -> None:
+    def __init__(
+        self, sdk: mcp.Client, *, validate: bool = True, task_timeout: float | None = None
+    ) -> None:
         self.sdk = sdk
         self.validate = validate
+        self.task_timeout = task_timeout
         self._validators: dict[tuple[str, str], Validator] = {}
         self._variable_validators: dict[tuple[str, str], Validator] = {}
         self._prime(sdk.session)
@@ -166,26 +176,48 @@ class BaseClient:
             self._validators[tool, key] = found
         return found
 
-    async def call_tool(self, tool: str, arguments: Mapping[str, Any]) -> mcp.types.CallToolResult:
-        """tools/call with local argument checks; an isError result raises ToolCallError."""
+    def _checked(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         if self.validate and tool in self.TOOL_SCHEMAS:
             problems = _problems(self._validator(tool, "inputSchema"), dict(arguments))
             if problems:
                 raise ArgumentError(tool, problems)
-        sent = dict(arguments)
-        result = await self._once_more_if_version_refused(lambda: self.sdk.call_tool(tool, sent))
+        return dict(arguments)
+
+    def _task_support(self, tool: str) -> str | None:
+        """ "optional" or "required" for a tool that runs as a task, as its file says."""
+        support = self.TOOL_SCHEMAS.get(tool, {}).get("taskSupport")
+        return support if support in ("optional", "required") else None
+
+    async def call_tool(self, tool: str, arguments: Mapping[str, Any]) -> mcp.types.CallToolResult:
+        """tools/call with local argument checks; an isError result raises ToolCallError.
+        A tool that runs as a task is driven to its end (2026-07-28: by the tasks
+        extension the client declares; 2025-11-25: here), its result returned as a plain
+        call's: TaskFailed, TaskCancelled, TaskTimeout or TaskInputError otherwise."""
+        sent = self._checked(tool, arguments)
+        support = self._task_support(tool)
+        if support is not None and self.sdk.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            from ._tasks import start
+
+            started = await start(self.sdk, tool, sent, required=support == "required")
+            if isinstance(started, mcp.types.CallToolResult):
+                result = started
+            else:
+                result = await started.result(self.task_timeout)
+        else:
+            result = await self._once_more_if_version_refused(
+                lambda: self.sdk.call_tool(tool, sent)
+            )
+        return self._content_result(tool, result)
+
+    def _content_result(
+        self, tool: str, result: mcp.types.CallToolResult
+    ) -> mcp.types.CallToolResult:
         if result.is_error:
             raise ToolCallError(tool, result)
         return result
 
-    async def call_content(
-        self, tool: str, arguments: Mapping[str, Any]
-    ) -> list[mcp.types.ContentBlock]:
-        return list((await self.call_tool(tool, arguments)).content)
-
-    async def call_structured(self, tool: str, arguments: Mapping[str, Any]) -> Any:
-        result = await self.call_tool(tool, arguments)
-        structured = result.structured_content
+    def _structured_result(self, tool: str, result: mcp.types.CallToolResult) -> Any:
+        structured = self._content_result(tool, result).structured_content
         if structured is None:
             raise ContractError(
                 tool, "", "no structuredContent, though the tool has an outputSchema"
@@ -194,6 +226,38 @@ class BaseClient:
         if problems:
             raise ContractError(tool, *problems[0])
         return structured
+
+    async def call_content(
+        self, tool: str, arguments: Mapping[str, Any]
+    ) -> list[mcp.types.ContentBlock]:
+        return list((await self.call_tool(tool, arguments)).content)
+
+    async def call_structured(self, tool: str, arguments: Mapping[str, Any]) -> Any:
+        return self._structured_result(tool, await self.call_tool(tool, arguments))
+
+    async def start_content(
+        self, tool: str, arguments: Mapping[str, Any]
+    ) -> TaskHandle[list[mcp.types.ContentBlock]]:
+        """tools/call of a tool that runs as a task, answered with the task's handle."""
+        return await self._start(
+            tool, arguments, lambda r: list(self._content_result(tool, r).content)
+        )
+
+    async def start_structured(self, tool: str, arguments: Mapping[str, Any]) -> TaskHandle[Any]:
+        return await self._start(tool, arguments, lambda r: self._structured_result(tool, r))
+
+    async def _start(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any],
+        finish: Callable[[mcp.types.CallToolResult], T],
+    ) -> TaskHandle[T]:
+        from ._tasks import TaskHandle, start
+
+        sent = self._checked(tool, arguments)
+        required = self._task_support(tool) == "required"
+        started = await start(self.sdk, tool, sent, required=required)
+        return TaskHandle(tool, started, finish, default_timeout=self.task_timeout)
 
     async def get_prompt(
         self, prompt: str, arguments: Mapping[str, str | None]
@@ -339,6 +403,9 @@ class BaseClient:
     @asynccontextmanager
     async def connect(cls, server: Any, **options: Unpack[ConnectOptions]) -> AsyncIterator[Self]:
         """Any server `mcp.Client` takes (a URL, `StdioServerParameters`, a transport)."""
+        from ._tasks import TasksExtension
+
+        task_timeout = options.get("task_timeout")
         async with mcp.Client(
             server,
             mode=options.get("mode", "auto"),
@@ -348,8 +415,9 @@ class BaseClient:
             logging_callback=options.get("logging"),
             log_level=options.get("log_level"),
             read_timeout_seconds=options.get("read_timeout", 30),
+            extensions=[TasksExtension(task_timeout)],
         ) as sdk:
-            yield cls(sdk, validate=options.get("validate", True))
+            yield cls(sdk, validate=options.get("validate", True), task_timeout=task_timeout)
 
     @classmethod
     @asynccontextmanager

@@ -3,6 +3,7 @@
 # input: protocol 2025-06-18 sha256=af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01
 # input: protocol 2026-07-28 sha256=ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 # input: pyproject.toml sha256=c70fe469a2a028a1a04e13772030e6a21c59eb402579dcbdd819eddcbdaf3399
+# input: tools/slow_stats.json sha256=c080663866a75f69f7e9e11ecf2d3cfa3c6d7345f69f084b71685c320fd53448
 # input: tools/stats.json sha256=03a4446f37c28cf8d5c66509fb3d30fab9b8d5591f51e2df679c82d7e6b8c194
 
 """The dispatch table: each tool's published definitions, schemas and handler."""
@@ -23,6 +24,47 @@ from ._runtime.server import Server
 _DATA: dict[str, DispatchRow] = orjson.loads(
     r"""
 {
+ "slow_stats": {
+  "definition": {
+   "name": "slow_stats",
+   "description": "Mean of a long series, as a task: the client gets start_slow_stats too.",
+   "inputSchema": {
+    "type": "object",
+    "properties": {
+     "values": {
+      "type": "array",
+      "items": {
+       "type": "number"
+      },
+      "minItems": 1
+     }
+    },
+    "required": [
+     "values"
+    ],
+    "additionalProperties": false
+   },
+   "outputSchema": {
+    "type": "object",
+    "properties": {
+     "mean": {
+      "type": "number"
+     }
+    },
+    "required": [
+     "mean"
+    ]
+   },
+   "execution": {
+    "taskSupport": "optional"
+   }
+  },
+  "arguments": {
+   "values": "values"
+  },
+  "defaults": {},
+  "whole_arguments": null
+ },
  "stats": {
   "definition": {
    "name": "stats",
@@ -91,6 +133,7 @@ TOOLS: tuple[ToolEntry, ...] = load_table(
     handler_functions(
         handlers,
         {
+            "slow_stats": "slow_stats",
             "stats": "stats",
         },
     ),

@@ -3,19 +3,23 @@
 # input: protocol 2025-06-18 sha256=af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01
 # input: protocol 2026-07-28 sha256=ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 # input: pyproject.toml sha256=c70fe469a2a028a1a04e13772030e6a21c59eb402579dcbdd819eddcbdaf3399
+# input: tools/slow_stats.json sha256=c080663866a75f69f7e9e11ecf2d3cfa3c6d7345f69f084b71685c320fd53448
 # input: tools/stats.json sha256=03a4446f37c28cf8d5c66509fb3d30fab9b8d5591f51e2df679c82d7e6b8c194
 
 """A typed client of structured, on the official MCP SDK (the package's
 `client` extra installs it: `pip install -e ".[client]"` in the project).
 
     async with connect_stdio() as client:        # or connect_http(url), connect_in_process()
-        result = await client.tools.stats(...)
+        result = await client.tools.slow_stats(...)
 
 `client.tools` has one method per tool, with the tool's arguments as typed keyword
 parameters; a tool with an outputSchema returns its typed result (checked against the
 schema: ContractError names the JSON pointer), any other tool its content blocks.
 `isError` raises ToolCallError; arguments the inputSchema refuses raise ArgumentError
-before anything is sent (`validate=False` sends them anyway). `client.prompts` has one
+before anything is sent (`validate=False` sends them anyway). A tool that may or must run
+as a task is called the same way (the client drives the task to its end, its questions
+answered by the connect_* callbacks) and has `start_<tool>(...)` too, which returns the
+task's TaskHandle (`task_id`, `status()`, `wait()`, `cancel()`). `client.prompts` has one
 method per prompt. `client.resources` has one method per static resource and resource
 template (`read_<name>`, a template's variables as typed keyword parameters, checked
 against their schemas and expanded into the URI), each returning the contents read.
@@ -38,7 +42,16 @@ from ._client import (
     ResourceContents,
     ToolCallError,
 )
-from .types import StatsOutput
+from ._tasks import (
+    TaskCancelled,
+    TaskError,
+    TaskFailed,
+    TaskHandle,
+    TaskInputError,
+    TaskState,
+    TaskTimeout,
+)
+from .types import SlowStatsOutput, StatsOutput
 
 __all__ = [
     "ArgumentError",
@@ -46,6 +59,13 @@ __all__ = [
     "ClientError",
     "ContractError",
     "ResourceContents",
+    "TaskCancelled",
+    "TaskError",
+    "TaskFailed",
+    "TaskHandle",
+    "TaskInputError",
+    "TaskState",
+    "TaskTimeout",
     "ToolCallError",
     "connect_http",
     "connect_in_process",
@@ -55,6 +75,20 @@ __all__ = [
 # Each tool's schemas as the schema files say: the client checks arguments and results
 # against them and sends the Mcp-Param-* headers their x-mcp-header names.
 _TOOL_SCHEMAS: dict[str, dict[str, _Any]] = {
+    "slow_stats": {
+        "inputSchema": {
+            "type": "object",
+            "properties": {"values": {"type": "array", "items": {"type": "number"}, "minItems": 1}},
+            "required": ["values"],
+            "additionalProperties": False,
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {"mean": {"type": "number"}},
+            "required": ["mean"],
+        },
+        "taskSupport": "optional",
+    },
     "stats": {
         "inputSchema": {
             "type": "object",
@@ -74,7 +108,7 @@ _TOOL_SCHEMAS: dict[str, dict[str, _Any]] = {
             },
             "required": ["mean", "spread"],
         },
-    }
+    },
 }
 # Each resource template's text and variable schemas (x-mcp-codegen-schema), by name.
 _RESOURCE_TEMPLATES: dict[str, dict[str, _Any]] = {}
@@ -85,6 +119,21 @@ class ClientTools:
 
     def __init__(self, client: BaseClient) -> None:
         self._mcp_client = client
+
+    async def slow_stats(self, *, values: list[float]) -> SlowStatsOutput:
+        """Mean of a long series, as a task: the client gets start_slow_stats too."""
+        arguments: dict[str, _Any] = {"values": values}
+        return _cast(
+            SlowStatsOutput, await self._mcp_client.call_structured("slow_stats", arguments)
+        )
+
+    async def start_slow_stats(self, *, values: list[float]) -> TaskHandle[SlowStatsOutput]:
+        """Starts slow_stats as a task: its handle (task_id, status(), wait(), cancel())."""
+        arguments: dict[str, _Any] = {"values": values}
+        return _cast(
+            TaskHandle[SlowStatsOutput],
+            await self._mcp_client.start_structured("slow_stats", arguments),
+        )
 
     async def stats(self, *, values: list[float]) -> StatsOutput:
         """Mean and spread of a series."""
@@ -123,8 +172,10 @@ class Client(BaseClient):
     RESOURCE_TEMPLATES = _RESOURCE_TEMPLATES
     SERVER_MODULE = "server"
 
-    def __init__(self, sdk: _mcp.Client, *, validate: bool = True) -> None:
-        super().__init__(sdk, validate=validate)
+    def __init__(
+        self, sdk: _mcp.Client, *, validate: bool = True, task_timeout: float | None = None
+    ) -> None:
+        super().__init__(sdk, validate=validate, task_timeout=task_timeout)
         self.tools = ClientTools(self)
         self.prompts = ClientPrompts(self)
         self.resources = ClientResources(self)

@@ -15,7 +15,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .types import StatsOutput, ToolResult
+    from .types import SlowStatsOutput, StatsOutput, ToolResult
+
+
+# mcp-codegen tool: "slow_stats"
+def slow_stats(*, values: list[float]) -> SlowStatsOutput | ToolResult:
+    """Mean of a long series, as a task: the client gets start_slow_stats too."""
+    raise NotImplementedError("slow_stats")
 
 
 # mcp-codegen tool: "stats"

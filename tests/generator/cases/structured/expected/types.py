@@ -3,6 +3,7 @@
 # input: protocol 2025-06-18 sha256=af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01
 # input: protocol 2026-07-28 sha256=ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 # input: pyproject.toml sha256=c70fe469a2a028a1a04e13772030e6a21c59eb402579dcbdd819eddcbdaf3399
+# input: tools/slow_stats.json sha256=c080663866a75f69f7e9e11ecf2d3cfa3c6d7345f69f084b71685c320fd53448
 # input: tools/stats.json sha256=03a4446f37c28cf8d5c66509fb3d30fab9b8d5591f51e2df679c82d7e6b8c194
 
 """Types of every tool's arguments and structured results, for handlers and callers.
@@ -24,12 +25,16 @@ from ._runtime.content import (
 from ._runtime.result import ToolResult, ToolReturn
 
 if TYPE_CHECKING:
+    from ._types.slow_stats__input import SlowStatsInput
+    from ._types.slow_stats__output import SlowStatsOutput
     from ._types.stats__input import StatsInput
     from ._types.stats__output import Spread as StatsSpread
     from ._types.stats__output import StatsOutput
 
 # Public name -> (its module under _types, its name there).
 _LAZY: dict[str, tuple[str, str]] = {
+    "SlowStatsInput": ("slow_stats__input", "SlowStatsInput"),
+    "SlowStatsOutput": ("slow_stats__output", "SlowStatsOutput"),
     "StatsInput": ("stats__input", "StatsInput"),
     "StatsSpread": ("stats__output", "Spread"),
     "StatsOutput": ("stats__output", "StatsOutput"),
@@ -57,6 +62,8 @@ __all__ = [
     "EmbeddedResource",
     "ImageContent",
     "ResourceLink",
+    "SlowStatsInput",
+    "SlowStatsOutput",
     "StatsInput",
     "StatsOutput",
     "StatsSpread",
