@@ -22,7 +22,10 @@
 parameters; a tool with an outputSchema returns its typed result (checked against the
 schema: ContractError names the JSON pointer), any other tool its content blocks.
 `isError` raises ToolCallError; arguments the inputSchema refuses raise ArgumentError
-before anything is sent (`validate=False` sends them anyway). `client.prompts` has one
+before anything is sent (`validate=False` sends them anyway). A tool that may or must run
+as a task is called the same way (the client drives the task to its end, its questions
+answered by the connect_* callbacks) and has `start_<tool>(...)` too, which returns the
+task's TaskHandle (`task_id`, `status()`, `wait()`, `cancel()`). `client.prompts` has one
 method per prompt. `client.resources` has one method per static resource and resource
 template (`read_<name>`, a template's variables as typed keyword parameters, checked
 against their schemas and expanded into the URI), each returning the contents read.
@@ -45,6 +48,15 @@ from ._client import (
     ResourceContents,
     ToolCallError,
 )
+from ._tasks import (
+    TaskCancelled,
+    TaskError,
+    TaskFailed,
+    TaskHandle,
+    TaskInputError,
+    TaskState,
+    TaskTimeout,
+)
 
 __all__ = [
     "ArgumentError",
@@ -52,6 +64,13 @@ __all__ = [
     "ClientError",
     "ContractError",
     "ResourceContents",
+    "TaskCancelled",
+    "TaskError",
+    "TaskFailed",
+    "TaskHandle",
+    "TaskInputError",
+    "TaskState",
+    "TaskTimeout",
     "ToolCallError",
     "connect_http",
     "connect_in_process",
@@ -116,8 +135,10 @@ class Client(BaseClient):
     RESOURCE_TEMPLATES = _RESOURCE_TEMPLATES
     SERVER_MODULE = "server"
 
-    def __init__(self, sdk: _mcp.Client, *, validate: bool = True) -> None:
-        super().__init__(sdk, validate=validate)
+    def __init__(
+        self, sdk: _mcp.Client, *, validate: bool = True, task_timeout: float | None = None
+    ) -> None:
+        super().__init__(sdk, validate=validate, task_timeout=task_timeout)
         self.tools = ClientTools(self)
         self.prompts = ClientPrompts(self)
         self.resources = ClientResources(self)
