@@ -13,11 +13,13 @@ from mcp_schemagen.compile.type_names import (
     RESERVED_FUNCTION_NAMES,
     Names,
     SharedDefinitions,
+    ToolNames,
     clear_of_imported_types,
     collisions,
     public_exports,
     reserve_tool_names,
 )
+from mcp_schemagen.compile.type_prefill import prefill
 from mcp_schemagen.compile.typed_module import TypedModule
 from mcp_schemagen.compile.typegen import typed_module
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
@@ -178,6 +180,17 @@ def _parameters(
     return parameters, aliases, problems
 
 
+def _type_jobs(named: Sequence[ToolNames]) -> list[tuple[Any, str]]:
+    """Each schema the loop below types, with its root name, in the same order."""
+    jobs = []
+    for tool_names in named:
+        definition = tool_names.source.definition
+        jobs.append((definition.get("inputSchema", {}), tool_names.input_name))
+        if "outputSchema" in definition:
+            jobs.append((definition["outputSchema"], tool_names.output_name))
+    return jobs
+
+
 def compile_tools(
     sources: Sequence[Source], cache_dir: Path | None
 ) -> tuple[list[CompiledTool], list[Diagnostic]]:
@@ -185,6 +198,7 @@ def compile_tools(
     names = Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES)
     named, problems = reserve_tool_names(sources, names)
     shared = SharedDefinitions.of(sources)
+    prefill(_type_jobs(named), cache_dir)
     # Tools keep the order of their files and, within a file, the order written: a
     # server's tools/list order is part of its contract (clients' prompt caches).
     for tool_names in named:
