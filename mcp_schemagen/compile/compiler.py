@@ -180,6 +180,13 @@ def _parameters(
     return parameters, aliases, problems
 
 
+def type_jobs(sources: Sequence[Source]) -> list[tuple[Any, str]]:
+    """Each schema of the tool definitions ``sources`` with the root name compile_tools
+    gives its type (for type_prefill, which starts on them before they are checked)."""
+    named, _ = reserve_tool_names(sources, Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES))
+    return _type_jobs(named)
+
+
 def _type_jobs(named: Sequence[ToolNames]) -> list[tuple[Any, str]]:
     """Each schema the loop below types, with its root name, in the same order."""
     jobs = []

@@ -1,28 +1,33 @@
-"""The types of many tool schemas made ahead, over the machine's cores: when a build finds
-many schemas missing from the user cache (a first build, a generator upgrade), forked
-workers run datamodel-code-generator on their shares and write the cache, and the compile
-then reads every module from it as a warm build does.
+"""The types of the tool schemas missing from the user cache, made ahead by forked workers
+while the build goes on (its checks, loading the handler merge), over the machine's cores;
+the compile then reads every module from the cache as a warm build does.
 
-Why: the generator is most of a cold build's time and runs one schema at a time in pure
-Python; its output for a schema depends on that schema alone, so the same bytes come out
-whichever process makes them (tests/generator/test_type_prefill.py). Whatever goes wrong
-in a worker (an unwritable cache, a schema the generator refuses) only leaves a miss, which
-the compile then makes itself, reporting any error as it always does."""
+Why: datamodel-code-generator is most of a cold build (its import alone most of a build
+after one edit) and runs one schema at a time in pure Python. Its output for a schema
+depends on that schema alone, so the same bytes come out whichever process makes them
+(tests/generator/test_type_prefill.py). Workers only ever add cache entries: whatever goes
+wrong in one (an unwritable cache, a schema the generator refuses, root names guessed from
+unchecked definitions) leaves a miss, which the compile makes itself as it always did,
+reporting any error then."""
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
+import threading
 from collections.abc import Sequence
+from multiprocessing.pool import MapResult, Pool
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.compile.type_cache import read_entry
 from mcp_schemagen.compile.typegen import cache_entry, generated_types, shielded
 
-# Below this many misses per worker, starting the workers (a fork, and an import of the
-# generator in each: ~0.3 s of CPU) costs more than sharing the work saves.
+# The misses one worker takes before a second one is worth its start (a fork, and an
+# import of the generator in each: ~0.3 s of CPU).
 MISSES_PER_WORKER = 12
+
+Job = tuple[Any, str]  # a schema, the name of its root type
 
 
 def _cores() -> int:
@@ -32,29 +37,73 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def prefill(jobs: Sequence[tuple[Any, str]], cache_dir: Path | None) -> int:
-    """Make the cached types of each (schema, root name) in ``jobs`` that the cache lacks,
-    in parallel when there are enough; returns how many workers ran (0: none)."""
-    if cache_dir is None or "fork" not in multiprocessing.get_all_start_methods():
-        return 0  # no cache to hand results back through; or workers would re-import all
-    missing: dict[str, tuple[Any, str]] = {}
+def _misses(jobs: Sequence[Job], cache_dir: Path) -> list[Job]:
+    """The shielded schemas (each once) whose cache entry does not exist. An entry that
+    exists but is damaged is left to the compile, which finds it out and makes it again."""
+    missing: dict[str, Job] = {}
     for schema, root in jobs:
         generator_input = shielded(schema)
         if generator_input is None:
             continue
         path, key = cache_entry(generator_input, root, cache_dir)
-        if key not in missing and read_entry(path, key) is None:
+        if key not in missing and not path.is_file():
             missing[key] = (generator_input, root)
-    workers = min(_cores(), len(missing) // MISSES_PER_WORKER)
-    if workers < 2:
-        return 0
-    shares = [(list(missing.values())[n::workers], cache_dir) for n in range(workers)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        pool.map(_make, shares, chunksize=1)
-    return workers
+    return list(missing.values())
 
 
-def _make(share: tuple[list[tuple[Any, str]], Path]) -> None:
+class Prefill:
+    """Workers making cache entries in the background; ``wait`` for them before reading
+    the cache. A context manager: leaving it stops workers still running (a failed check)."""
+
+    def __init__(self, jobs: Sequence[Job], cache_dir: Path | None, least: int = 1) -> None:
+        """``least``: the fewest workers worth starting (one is, while the caller has other
+        work to do meanwhile; two when it would only wait)."""
+        self.workers = 0
+        self._pool: Pool | None = None
+        self._result: MapResult[None] | None = None
+        # Fork only where it is offered and safe: no other thread that could hold a lock
+        # the child would inherit held; a cache to hand the results back through.
+        if cache_dir is None or "fork" not in multiprocessing.get_all_start_methods():
+            return
+        if threading.active_count() > 1 or _cores() < 2:
+            return
+        missing = _misses(jobs, cache_dir)
+        if not missing:
+            return
+        workers = min(_cores(), math.ceil(len(missing) / MISSES_PER_WORKER))
+        if workers < least:
+            return
+        self.workers = workers
+        shares = [(missing[n :: self.workers], cache_dir) for n in range(self.workers)]
+        self._pool = multiprocessing.get_context("fork").Pool(self.workers)
+        self._result = self._pool.map_async(_make, shares, chunksize=1)
+
+    def wait(self) -> None:
+        if self._pool is None or self._result is None:
+            return
+        self._result.wait()
+        self._pool.close()
+        self._pool.join()
+        self._pool = None
+
+    def __enter__(self) -> Prefill:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+def prefill(jobs: Sequence[Job], cache_dir: Path | None) -> int:
+    """Make the cache entries ``jobs`` lack, now; returns how many workers ran (0: none)."""
+    with Prefill(jobs, cache_dir, least=2) as running:
+        running.wait()
+        return running.workers
+
+
+def _make(share: tuple[list[Job], Path]) -> None:
     jobs, cache_dir = share
     for schema, root in jobs:
         try:

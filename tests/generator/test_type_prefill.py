@@ -48,18 +48,19 @@ def _tree(package: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def workers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many workers each build's prefill ran, with two cores and a low threshold so
-    that this small project is shared out."""
+    """How many workers made types ahead in each build (one entry per build), with two
+    cores and a low threshold so that this small project is shared out."""
     ran: list[int] = []
-    prefill = type_prefill.prefill
+    wait = type_prefill.Prefill.wait
 
-    def counting(*args: Any) -> int:
-        ran.append(prefill(*args))
-        return ran[-1]
+    def counting(self: type_prefill.Prefill) -> None:
+        if self.workers:
+            ran.append(self.workers)
+        wait(self)
 
     monkeypatch.setattr(type_prefill, "_cores", lambda: 2)
     monkeypatch.setattr(type_prefill, "MISSES_PER_WORKER", 4)
-    monkeypatch.setattr("mcp_schemagen.compile.compiler.prefill", counting)
+    monkeypatch.setattr(type_prefill.Prefill, "wait", counting)
     return ran
 
 
@@ -76,10 +77,11 @@ def test_types_made_by_workers_are_the_bytes_one_process_makes(
     assert workers == [2]
     assert len(list((tmp_path / "c1" / "types").glob("*.json"))) == 2 * TOOLS
 
-    monkeypatch.setattr(type_prefill, "MISSES_PER_WORKER", 10_000)  # one process
+    monkeypatch.setattr(type_prefill, "_cores", lambda: 1)  # no workers: the compile alone
     alone = _build(write_project(tmp_path / "alone", _tools()), tmp_path / "c2", monkeypatch)
-    assert workers == [2, 0]
+    assert workers == [2]
     assert shared_out == alone
+    monkeypatch.setattr(type_prefill, "_cores", lambda: 2)
 
     # A build after one edit, its other types read from the workers' cache: the bytes of
     # a build from nothing of the edited project.
@@ -87,6 +89,7 @@ def test_types_made_by_workers_are_the_bytes_one_process_makes(
     edited["tool_5.json"]["inputSchema"]["properties"]["added"] = {"type": "boolean"}
     write_project(tmp_path / "shared", edited)
     after_edit = _build(tmp_path / "shared", tmp_path / "c1", monkeypatch)
+    assert workers == [2, 1]  # the edited schema's types, made while the checks ran
     fresh = _build(write_project(tmp_path / "fresh", edited), tmp_path / "c3", monkeypatch)
     assert after_edit == fresh != shared_out
 
