@@ -73,6 +73,13 @@ class Prefill:
         workers = min(_cores(), math.ceil(len(missing) / MISSES_PER_WORKER))
         if workers < least:
             return
+        if workers > 1:
+            # The generator's import and first run (its lazy imports: ~0.3 s of CPU) made
+            # here, once, with the first schema: the workers inherit them instead of each
+            # paying for them. One worker alone imports it itself, while this process
+            # goes on with the checks.
+            _make(([missing[0]], cache_dir))
+            missing = missing[1:]
         self.workers = workers
         shares = [(missing[n :: self.workers], cache_dir) for n in range(self.workers)]
         self._pool = multiprocessing.get_context("fork").Pool(self.workers)
