@@ -168,7 +168,12 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     count = len(of_kinds(sources, "tool"))
     progress(f"compiling {count} tools for protocol revisions {', '.join(config.revisions)}")
     project = compile_project(
-        config, sources, input_digests(config), problems, caches.folder("types")
+        config,
+        sources,
+        input_digests(config),
+        problems,
+        caches.folder("types"),
+        types_started=bool(started),
     )
     package_dir = config.package_dir
     previous = read_manifest(package_dir)

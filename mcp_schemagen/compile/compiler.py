@@ -199,13 +199,16 @@ def _type_jobs(named: Sequence[ToolNames]) -> list[tuple[Any, str]]:
 
 
 def compile_tools(
-    sources: Sequence[Source], cache_dir: Path | None
+    sources: Sequence[Source], cache_dir: Path | None, *, types_started: bool = False
 ) -> tuple[list[CompiledTool], list[Diagnostic]]:
+    """``types_started``: the caller ran type_prefill on these tools already (the build
+    does, while it checks); else the types the cache lacks are shared out here."""
     tools: list[CompiledTool] = []
     names = Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES)
     named, problems = reserve_tool_names(sources, names)
     shared = SharedDefinitions.of(sources)
-    prefill(_type_jobs(named), cache_dir)
+    if not types_started:
+        prefill(_type_jobs(named), cache_dir)
     # Tools keep the order of their files and, within a file, the order written: a
     # server's tools/list order is part of its contract (clients' prompt caches).
     for tool_names in named:
