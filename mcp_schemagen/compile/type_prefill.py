@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Sequence
 from multiprocessing.pool import MapResult, Pool
@@ -33,7 +34,7 @@ Job = tuple[Any, str]  # a schema, the name of its root type
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux; fork is not offered there either (see below)
+    except AttributeError:  # not on Linux, where no worker is started anyway
         return os.cpu_count() or 1
 
 
@@ -61,9 +62,10 @@ class Prefill:
         self.workers = 0
         self._pool: Pool | None = None
         self._result: MapResult[None] | None = None
-        # Fork only where it is offered and safe: no other thread that could hold a lock
-        # the child would inherit held; a cache to hand the results back through.
-        if cache_dir is None or "fork" not in multiprocessing.get_all_start_methods():
+        # Fork only where it is safe: Linux (macOS's system libraries may not survive a
+        # fork, which is why Python does not fork there by default), no other thread that
+        # could hold a lock the child would inherit held; a cache to hand results back.
+        if cache_dir is None or not sys.platform.startswith("linux"):
             return
         if threading.active_count() > 1 or _cores() < 2:
             return
