@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Sequence
@@ -84,7 +85,7 @@ class Prefill:
             missing = missing[1:]
         self.workers = workers
         shares = [(missing[n :: self.workers], cache_dir) for n in range(self.workers)]
-        self._pool = multiprocessing.get_context("fork").Pool(self.workers)
+        self._pool = multiprocessing.get_context("fork").Pool(self.workers, _stop_cleanly)
         self._result = self._pool.map_async(_make, shares, chunksize=1)
 
     def wait(self) -> None:
@@ -110,6 +111,16 @@ def prefill(jobs: Sequence[Job], cache_dir: Path | None) -> int:
     with Prefill(jobs, cache_dir, least=2) as running:
         running.wait()
         return running.workers
+
+
+def _stop_cleanly() -> None:
+    """A worker stopped (the build failed its checks) unwinds instead of dying at once, so
+    an entry it was writing leaves no temporary file behind (atomic.replace_all)."""
+    signal.signal(signal.SIGTERM, _exit)
+
+
+def _exit(*_: object) -> None:
+    raise SystemExit(1)
 
 
 def _make(share: tuple[list[Job], Path]) -> None:

@@ -5,6 +5,7 @@ and a cache entry that is damaged or not the one asked for is made again, never 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import shutil
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,22 @@ def test_a_damaged_or_misplaced_cache_entry_is_made_again(
     shutil.rmtree(project / "server")
     assert _build(project, cache, monkeypatch) == first
     assert made == []
+
+
+def test_a_build_its_checks_refuse_stops_the_workers_and_leaves_no_litter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: list[int]
+) -> None:
+    tools = _tools()
+    tools["tool_7.json"]["inputSchema"]["requird"] = ["text"]  # the checks refuse it
+    project = write_project(tmp_path / "p", tools)
+    monkeypatch.setenv("MCP_CODEGEN_CACHE_DIR", str(tmp_path / "cache"))
+    code, _, err = run_cli("build", "-q", str(project))
+    assert code == 2 and "did you mean 'required'?" in err
+    assert not (project / "server").exists()
+    # Started (the build's own first entry is there) while the checks ran, then stopped.
+    assert list((tmp_path / "cache" / "types").glob("*.json"))
+    assert multiprocessing.active_children() == []
+    # An entry a stopped worker was writing is removed, never left half-written.
+    assert list((tmp_path / "cache").rglob("*.tmp")) == []
+    for entry in (tmp_path / "cache").rglob("*.json"):
+        json.loads(entry.read_text())
