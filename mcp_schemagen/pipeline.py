@@ -163,6 +163,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
             # A schema changed, so a handler's signature most likely did: the merge's
             # libcst loads now, while the workers run, rather than after them.
             importlib.import_module("mcp_schemagen.handlers.merge")
+        inputs = input_digests(config)  # also while they run: it needs no types
         for running in started:
             running.wait()
     count = len(of_kinds(sources, "tool"))
@@ -170,7 +171,7 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
     project = compile_project(
         config,
         sources,
-        input_digests(config),
+        inputs,
         problems,
         caches.folder("types"),
         types_started=bool(started),
