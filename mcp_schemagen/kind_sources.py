@@ -3,7 +3,7 @@ path for tools, prompts, resources and any later kind with files of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from mcp_schemagen.diagnostics import Diagnostic, error
@@ -26,15 +26,20 @@ def read_kind(kind: Kind, config: Config) -> tuple[list[Source], list[Diagnostic
     )
 
 
-def checked_sources(config: Config) -> tuple[tuple[Source, ...], list[Diagnostic]]:
+def checked_sources(
+    config: Config, on_read: Callable[[str, list[Source]], object] | None = None
+) -> tuple[tuple[Source, ...], list[Diagnostic]]:
     """Every definition of the project in the order read (each kind's files in the
     table's order, a file's definitions in its order) and every problem: each kind's
-    files read, then checked."""
+    files read, then checked. ``on_read`` is given each kind's name and definitions as
+    read, before they are checked (the build starts work ahead on them meanwhile)."""
     found: list[Source] = []
     problems: list[Diagnostic] = []
     for kind in with_files():
         assert kind.config_key is not None and kind.check is not None
         sources, loaded, files = read_kind(kind, config)
+        if on_read is not None:
+            on_read(kind.name, sources)
         if kind.required and not files and not loaded:  # a match outside is reported
             globs = ", ".join(config.globs(kind.config_key))
             loaded.append(

@@ -5,8 +5,10 @@ cache (mcp_schemagen.caches) is filled on the way."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -14,7 +16,9 @@ from pathlib import Path
 from mcp_schemagen import caches
 from mcp_schemagen.check.app_checks import check_apps
 from mcp_schemagen.check.notification_checks import unkept_notification_keys
+from mcp_schemagen.compile.compiler import type_jobs
 from mcp_schemagen.compile.project import compile_project
+from mcp_schemagen.compile.type_prefill import Prefill
 from mcp_schemagen.diagnostics import (
     BuildError,
     Diagnostic,
@@ -118,12 +122,14 @@ def _refuse(problems: list[Diagnostic]) -> None:
         raise BuildError(problems)
 
 
-def checked(config: Config) -> tuple[tuple[Source, ...], list[Diagnostic]]:
+def checked(
+    config: Config, on_read: Callable[[str, list[Source]], object] | None = None
+) -> tuple[tuple[Source, ...], list[Diagnostic]]:
     """load and check: every definition of every kind, and the warnings about them (any
-    error is raised)."""
+    error is raised). ``on_read``: see kind_sources.checked_sources."""
     _refuse(package_link_problems(config.package_dir, str(config.pyproject)))
     _refuse(unavailable_revisions(config))
-    sources, problems = checked_sources(config)
+    sources, problems = checked_sources(config, on_read)
     kinds = {source.kind for source in sources}
     problems += unkept_notification_keys(
         config,
@@ -135,14 +141,44 @@ def checked(config: Config) -> tuple[tuple[Source, ...], list[Diagnostic]]:
     return sources, problems
 
 
+def early_types(read: list[Source]) -> Prefill:
+    """Workers making the types of the tools just read, checked or not: root names from
+    definitions the checks may yet refuse only cost a cache entry no one reads."""
+    try:
+        jobs = type_jobs(of_kinds(read, "tool"))
+    except Exception:  # unchecked input; the checks say what is wrong with it
+        jobs = []
+    return Prefill(jobs, caches.folder("types"))
+
+
 def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False) -> Plan:
     """load -> check -> compile -> (render | handlers | record), over one Project."""
     config = load_config(root, allow_outside=allow_outside)
-    sources, problems = checked(config)
+    with ExitStack() as workers:
+        started: list[Prefill] = []
+
+        def start_types(kind: str, read: list[Source]) -> None:
+            # The tool types the cache lacks, made by workers while the checks run.
+            if kind == "tool":
+                started.append(workers.enter_context(early_types(read)))
+
+        sources, problems = checked(config, start_types)
+        if any(p.workers for p in started) and (config.package_dir / HANDLERS_MODULE).is_file():
+            # A schema changed, so a handler's signature most likely did: the merge's
+            # libcst loads now, while the workers run, rather than after them.
+            importlib.import_module("mcp_schemagen.handlers.merge")
+        inputs = input_digests(config)  # also while they run: it needs no types
+        for running in started:
+            running.wait()
     count = len(of_kinds(sources, "tool"))
     progress(f"compiling {count} tools for protocol revisions {', '.join(config.revisions)}")
     project = compile_project(
-        config, sources, input_digests(config), problems, caches.folder("types")
+        config,
+        sources,
+        inputs,
+        problems,
+        caches.folder("types"),
+        types_started=bool(started),
     )
     package_dir = config.package_dir
     previous = read_manifest(package_dir)

@@ -5,6 +5,8 @@ quietly makes every parameter optional: a build stops on it instead of warning."
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from mcp_schemagen.schema.keywords import KEYWORDS
 
 # Keywords that only describe (for people and tools): a misspelling changes no meaning,
@@ -32,6 +34,9 @@ def near_miss(key: str) -> str | None:
     return None if best is None else best[1]
 
 
+# Memoized: the lints ask it of every key of every subschema against the same few
+# keywords, and the same keys recur (`type`, `properties`) in every schema of a project.
+@lru_cache(maxsize=8192)
 def edit_distance(a: str, b: str) -> int:
     """Edits (insert, delete, substitute, swap two neighbours) that turn ``a`` into ``b``;
     letter case counts, as it does in JSON Schema."""

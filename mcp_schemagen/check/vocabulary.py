@@ -11,6 +11,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mcp_schemagen.check.near_miss import edit_distance
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
@@ -93,6 +94,7 @@ def own_keys_of(kind: str) -> frozenset[str]:
     return frozenset(k.key for k in OWN_KEYS.values() if kind in k.places)
 
 
+@lru_cache(maxsize=4096)  # asked of every key of every subschema; keys recur
 def looks_like_own(key: str) -> bool:
     """Whether ``key`` reads as meant for mcp-codegen: its letters start (give or take two
     edits) with x-mcp-codegen, however the dashes fall (`x-mcpcodegen-complete`)."""

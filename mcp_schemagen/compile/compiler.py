@@ -13,11 +13,13 @@ from mcp_schemagen.compile.type_names import (
     RESERVED_FUNCTION_NAMES,
     Names,
     SharedDefinitions,
+    ToolNames,
     clear_of_imported_types,
     collisions,
     public_exports,
     reserve_tool_names,
 )
+from mcp_schemagen.compile.type_prefill import prefill
 from mcp_schemagen.compile.typed_module import TypedModule
 from mcp_schemagen.compile.typegen import typed_module
 from mcp_schemagen.diagnostics import Diagnostic, error, pointer_join, warning
@@ -178,13 +180,35 @@ def _parameters(
     return parameters, aliases, problems
 
 
+def type_jobs(sources: Sequence[Source]) -> list[tuple[Any, str]]:
+    """Each schema of the tool definitions ``sources`` with the root name compile_tools
+    gives its type (for type_prefill, which starts on them before they are checked)."""
+    named, _ = reserve_tool_names(sources, Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES))
+    return _type_jobs(named)
+
+
+def _type_jobs(named: Sequence[ToolNames]) -> list[tuple[Any, str]]:
+    """Each schema the loop below types, with its root name, in the same order."""
+    jobs = []
+    for tool_names in named:
+        definition = tool_names.source.definition
+        jobs.append((definition.get("inputSchema", {}), tool_names.input_name))
+        if "outputSchema" in definition:
+            jobs.append((definition["outputSchema"], tool_names.output_name))
+    return jobs
+
+
 def compile_tools(
-    sources: Sequence[Source], cache_dir: Path | None
+    sources: Sequence[Source], cache_dir: Path | None, *, types_started: bool = False
 ) -> tuple[list[CompiledTool], list[Diagnostic]]:
+    """``types_started``: the caller ran type_prefill on these tools already (the build
+    does, while it checks); else the types the cache lacks are shared out here."""
     tools: list[CompiledTool] = []
     names = Names(set(CONTENT_TYPES) | RESERVED_FUNCTION_NAMES)
     named, problems = reserve_tool_names(sources, names)
     shared = SharedDefinitions.of(sources)
+    if not types_started:
+        prefill(_type_jobs(named), cache_dir)
     # Tools keep the order of their files and, within a file, the order written: a
     # server's tools/list order is part of its contract (clients' prompt caches).
     for tool_names in named:

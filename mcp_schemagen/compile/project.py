@@ -95,11 +95,16 @@ def compile_project(
     inputs: Mapping[str, str],
     checked: Sequence[Diagnostic] = (),
     cache_dir: Path | None = None,
+    *,
+    types_started: bool = False,
 ) -> Project:
     """The project's checked definitions compiled, each kind clear of the names the kinds
     before it took. ``checked``: what the checks said (warnings), kept with the compile's
-    own; an error among them all is raised as a BuildError."""
-    tools, problems = compile_tools(of_kinds(sources, "tool"), cache_dir)
+    own; an error among them all is raised as a BuildError. ``types_started``: see
+    compile_tools."""
+    tools, problems = compile_tools(
+        of_kinds(sources, "tool"), cache_dir, types_started=types_started
+    )
     problems = [*checked, *problems]
     if has_errors(problems):
         raise BuildError(problems)

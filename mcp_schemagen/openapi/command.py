@@ -12,8 +12,6 @@ from pathlib import Path
 from mcp_schemagen.diagnostics import BuildError, error, sort_for_report
 from mcp_schemagen.load.config import Config, load_config
 from mcp_schemagen.load.project_root import find_project
-from mcp_schemagen.openapi.importer import plan_import
-from mcp_schemagen.openapi.operations import Selection
 from mcp_schemagen.write.disk import remove_stale, write_all
 
 CURATION_FILE = "openapi-curation.yaml"
@@ -61,6 +59,11 @@ def _out_dir(config: Config, asked: str | None) -> Path:
 
 
 def command_import_openapi(arguments: argparse.Namespace) -> int:
+    # Imported here, not with the parser: every other command (a build) would load the
+    # OpenAPI reader, YAML and the reference resolver for nothing (bench/bench_build.py).
+    from mcp_schemagen.openapi.importer import plan_import
+    from mcp_schemagen.openapi.operations import Selection
+
     root = find_project(Path(arguments.dir))
     config = load_config(root)
     spec = Path(arguments.spec)
