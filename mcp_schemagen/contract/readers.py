@@ -53,8 +53,10 @@ class Reader(enum.Enum):
         if self is Reader.SERVER or found.told:
             return found.what
         effects = found.effects
-        if effects & {Effect.WIDENS, Effect.DROPS_PROPERTY}:
+        if Effect.WIDENS in effects:
             tail = "a consumer may now get a result the old schema did not allow"
+        elif Effect.DROPS_PROPERTY in effects:
+            tail = "a consumer that reads it may no longer get it"
         elif effects & _UNDECIDED_WIDENING:
             tail = "cannot tell whether a result may now be one the old schema did not allow"
         elif effects & _NARROWING:

@@ -114,6 +114,11 @@ ROWS: dict[str, tuple[dict[str, Any], dict[str, Any], set[str]]] = {
         {"anyOf": [_without(PET, "tag"), {"type": "null"}]},
         {BR},
     ),
+    "anyOf branch of a closed object drops a property": (
+        {"anyOf": [CLOSED, {"type": "null"}]},
+        {"anyOf": [_without(CLOSED, "tag"), {"type": "null"}]},
+        {BR},
+    ),
     "oneOf tagged branch added": (
         {"oneOf": [_tag("cat"), _tag("dog")]},
         {"oneOf": [_tag("cat"), _tag("dog"), _tag("fish")]},
