@@ -5,6 +5,8 @@ through the same comparison `mcp-codegen breaking` runs."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from mcp_schemagen.contract.changes import Change
 from mcp_schemagen.contract.rules import compare
 from mcp_schemagen.contract.snapshot import Definition, Snapshot
+from tests.contract.test_command import PYPROJECT, _git, _run
 
 BR, OK, UNK = "breaking-results", "compatible", "unknown"
 PET = {"type": "object", "properties": {"id": {"type": "integer"}, "tag": {"type": "string"}}}
@@ -198,4 +201,37 @@ def test_the_same_change_to_arguments_still_speaks_of_calls() -> None:
         "tools/pet.json#/inputSchema/properties/nickname: breaking (callers): property "
         "'nickname' added where any key was accepted: a call that sent {\"nickname\": 0} is "
         "refused now" in lines
+    )
+
+
+def test_the_finding_end_to_end_against_a_commit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The finding from outside, with a plain tool file: the answer loses `tag` and gains
+    `nickname`; `mcp-codegen breaking --against HEAD` fails on both, in words of results."""
+    old, new, _ = ROWS["property renamed, closed object (the finding)"]
+    project = tmp_path / "repo"
+    (project / "tools").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    tool = {"name": "find_pet", "inputSchema": {"type": "object"}, "outputSchema": old}
+    path = project / "tools" / "find_pet.json"
+    path.write_text(json.dumps(tool, indent=2), encoding="utf-8")
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "first")
+    path.write_text(json.dumps({**tool, "outputSchema": new}, indent=2), encoding="utf-8")
+
+    code, out, _ = _run(capsys, "--against", "HEAD", str(project))
+    lines = [line for line in out.splitlines() if ": cache: " not in line]
+    assert (code, lines) == (
+        1,
+        [
+            "tools/find_pet.json#/outputSchema/properties/nickname: breaking (result "
+            "consumers): property 'nickname' added: a result may now carry it, which "
+            "additionalProperties false refused; a consumer that checks results against the "
+            "old schema refuses it",
+            "tools/find_pet.json#/outputSchema/properties/tag: breaking (result consumers): "
+            "property 'tag' removed, and additionalProperties false now refuses it: no longer "
+            "promised; a consumer that reads 'tag' no longer gets it",
+        ],
     )
