@@ -59,7 +59,7 @@ class Reader(enum.Enum):
             tail = "a consumer that reads it may no longer get it"
         elif effects & _UNDECIDED_WIDENING:
             tail = "cannot tell whether a result may now be one the old schema did not allow"
-        elif effects & _NARROWING:
+        elif effects & (_NARROWING | {Effect.MAYBE_NARROWS}):
             tail = "results promise more; consumers still read every result"
         else:
             return found.what

@@ -102,6 +102,16 @@ ROWS: dict[str, tuple[dict[str, Any], dict[str, Any], set[str]]] = {
     ),
     "additionalProperties opened": (CLOSED, PET, {BR}),
     "additionalProperties closed": (PET, CLOSED, {OK}),
+    "a keyword not compared added": (
+        _properties(PET, tag={"type": "string"}),
+        _properties(PET, tag={"type": "string", "not": {"const": "x"}}),
+        {OK},
+    ),
+    "a keyword not compared removed": (
+        _properties(PET, tag={"type": "string", "not": {"const": "x"}}),
+        _properties(PET, tag={"type": "string"}),
+        {UNK},
+    ),
     "anyOf branch added": (
         {"anyOf": [{"type": "string"}]},
         {"anyOf": [{"type": "string"}, {"type": "null"}]},
