@@ -1,11 +1,12 @@
-"""A classified change: where it is, what it does to whom, and how it is printed."""
+"""A classified change: where it is, what it does to whom, and how it is printed (the
+verdict of a schema difference is the reader's: readers.py)."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
 
-from mcp_schemagen.contract.differences import Difference, Effect
+from mcp_schemagen.contract.differences import Difference
 
 
 class Category(enum.Enum):
@@ -49,19 +50,6 @@ class Change:
         return f"{self.location}: {self.category.label}: {self.what}"
 
 
-def for_inputs(file: str, found: list[Difference]) -> list[Change]:
-    """Changes of a schema values are sent to (arguments): narrowing breaks callers."""
-    return [
-        Change(file, d.pointer, _input_category(d), d.what, _undeclared_only(d))
-        for d in merged(found)
-    ]
-
-
-def for_outputs(file: str, found: list[Difference]) -> list[Change]:
-    """Changes of a schema values are received under (results): widening breaks consumers."""
-    return [Change(file, d.pointer, _output_category(d), d.what) for d in merged(found)]
-
-
 def merged(found: list[Difference]) -> list[Difference]:
     """One difference per pointer: one change, one verdict, the strongest of its effects
     (a const 1 → 2 both refuses 1 and accepts 2)."""
@@ -73,29 +61,7 @@ def merged(found: list[Difference]) -> list[Difference]:
             pointer,
             frozenset().union(*(d.effects for d in group)),
             "; ".join(dict.fromkeys(d.what for d in group)),
+            any(d.told for d in group),
         )
         for pointer, group in by_pointer.items()
     ]
-
-
-def _input_category(found: Difference) -> Category:
-    # A value shown refused breaks, whatever else is undecided at the same place.
-    if found.effects & {Effect.NARROWS, Effect.NARROWS_UNDECLARED}:
-        return Category.BREAKING_CALLERS
-    if found.effects & {Effect.UNKNOWN, Effect.MAYBE_NARROWS}:
-        return Category.UNKNOWN
-    return Category.COMPATIBLE
-
-
-def _undeclared_only(found: Difference) -> bool:
-    return Effect.NARROWS_UNDECLARED in found.effects and not (
-        found.effects & {Effect.NARROWS, Effect.UNKNOWN, Effect.MAYBE_NARROWS}
-    )
-
-
-def _output_category(found: Difference) -> Category:
-    if Effect.WIDENS in found.effects:
-        return Category.BREAKING_RESULTS
-    if found.effects & {Effect.UNKNOWN, Effect.MAYBE_WIDENS}:
-        return Category.UNKNOWN
-    return Category.COMPATIBLE

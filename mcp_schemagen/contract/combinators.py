@@ -14,6 +14,8 @@ from mcp_schemagen.contract import keywords
 from mcp_schemagen.contract.differences import Difference, Effect, difference, narrows, widens
 from mcp_schemagen.diagnostics import pointer_join
 
+_WIDENING = frozenset({Effect.WIDENS, Effect.MAYBE_WIDENS})
+
 
 class Comparer(Protocol):
     """What combinators need of subschema.Comparer (which calls in here: no import back)."""
@@ -145,6 +147,11 @@ def _uncovered(
         for a, b in zip(before, after, strict=True):
             pair = quiet(a, b)
             if test(pair) and not any(Effect.UNKNOWN in d.effects for d in pair):
+                effects = {e for d in pair for e in d.effects}
+                if effect is Effect.WIDENS and effects.isdisjoint(_WIDENING):
+                    # Only a declared property dropped (a result schema's reader's rule).
+                    said = f"{key}: a branch no longer declares a property"
+                    return difference(where, said, Effect.DROPS_PROPERTY)
                 said = "a branch " + (
                     "accepts less" if effect is Effect.NARROWS else "accepts more"
                 )

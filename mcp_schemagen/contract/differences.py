@@ -20,6 +20,9 @@ class Effect(enum.Enum):
     # Undecided in one direction only: an anyOf branch covered, if at all, by a union.
     MAYBE_NARROWS = "maybe-narrows"
     MAYBE_WIDENS = "maybe-widens"
+    # A declared property removed: whatever it holds now, it is no longer promised, so a
+    # result consumer that reads it breaks even where results narrow (readers.py).
+    DROPS_PROPERTY = "drops-property"
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,8 @@ class Difference:
     pointer: str
     effects: frozenset[Effect]
     what: str
+    # The words already say what the change means to the schema's reader (readers.py).
+    told: bool = False
 
 
 def difference(pointer: str, what: str, *effects: Effect) -> Difference:
@@ -41,8 +46,10 @@ def narrows(found: list[Difference]) -> bool:
 
 
 def widens(found: list[Difference]) -> bool:
-    """Whether some value refused before may be valid now (or it cannot be told)."""
-    return any(d.effects & {Effect.WIDENS, Effect.MAYBE_WIDENS, Effect.UNKNOWN} for d in found)
+    """Whether some value refused before may be valid now (or it cannot be told), or a
+    declared property is dropped (a result consumer's promise: readers.py)."""
+    widening = {Effect.WIDENS, Effect.MAYBE_WIDENS, Effect.UNKNOWN, Effect.DROPS_PROPERTY}
+    return any(d.effects & widening for d in found)
 
 
 def shown(value: Any) -> str:

@@ -3,16 +3,20 @@ since which of them checks a key depends on the others."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Protocol
 
 from mcp_schemagen.contract.differences import Difference, Effect, difference, narrows, shown
+from mcp_schemagen.contract.readers import Reader
 from mcp_schemagen.diagnostics import pointer_join
+
+_NARROWING = frozenset({Effect.NARROWS, Effect.NARROWS_UNDECLARED})
 
 
 class Comparer(Protocol):
     """What objects need of subschema.Comparer (which calls in here: no import back)."""
+
+    reader: Reader
 
     def compare(self, old: Any, new: Any, at: str) -> list[Difference]: ...
 
@@ -24,7 +28,7 @@ class Comparer(Protocol):
 def compare_object(
     comparer: Comparer, old: dict[str, Any], new: dict[str, Any], at: str
 ) -> list[Difference]:
-    found = _compare_required(old, new, at)
+    found = _compare_required(old, new, at, comparer.reader)
     before, after = old.get("required", []), new.get("required", [])
     # A property added and required, or removed and no longer required, is one change:
     # told where `required` is.
@@ -62,7 +66,11 @@ def compare_object(
                 one = _added(comparer, name, old_rest, new_properties[name], where)
             if name in required_changed:
                 said = f"property {name!r} {'removed' if name in old_properties else 'added'}"
-                one = [Difference(required_at, d.effects, said) for d in one]
+                # Words told for the reader are kept (they say more than the name).
+                one = [
+                    Difference(required_at, d.effects, d.what if d.told else said, d.told)
+                    for d in one
+                ]
             found += one
     return found + _compare_rest(comparer, old_rest, new_rest, at)
 
@@ -80,39 +88,43 @@ def _compare_rest(comparer: Comparer, old: Any, new: Any, at: str) -> list[Diffe
 
 def _removed(comparer: Comparer, name: str, schema: Any, rest: Any, where: str) -> list[Difference]:
     inside = comparer.compare(schema, rest, where)
+    reader = comparer.reader
+    # To a result consumer a declared property removed is a promise dropped, whatever the
+    # values: one that reads it no longer finds it described. To a server it is only the
+    # values it now accepts under that key.
+    dropped = {Effect.DROPS_PROPERTY} if reader is Reader.CLIENT else set()
     if rest is False:
-        said = f"property {name!r} removed, and additionalProperties false now refuses it"
-        return [difference(where, said, Effect.NARROWS)]
-    if not inside:
+        said = reader.property_removed_over_closed(name)
+        return [Difference(where, frozenset({Effect.NARROWS, *dropped}), said, bool(dropped))]
+    if not inside and not dropped:
         return []
-    effects = frozenset().union(*(d.effects for d in inside))
-    said = f"property {name!r} removed from properties: now checked as an additional property"
-    return [Difference(where, effects, said)]
+    effects = frozenset().union(dropped, *(d.effects for d in inside))
+    return [Difference(where, effects, reader.property_removed_over_open(name), bool(dropped))]
 
 
 def _added(comparer: Comparer, name: str, rest: Any, schema: Any, where: str) -> list[Difference]:
     inside = comparer.compare(rest, schema, where)
+    reader = comparer.reader
+    told = reader is Reader.CLIENT
     if rest is False:
-        return [difference(where, f"property {name!r} added", Effect.WIDENS)]
+        said = reader.property_added_over_closed(name)
+        return [Difference(where, frozenset({Effect.WIDENS}), said, told)]
     if not narrows(inside):
         return [difference(where, f"property {name!r} added", Effect.WIDENS)] if inside else []
     effects = {e for d in inside for e in d.effects} - {Effect.NARROWS}
-    said = f"property {name!r} added"
     if rest is True or rest == {}:
         # Only a value sent under this key before it was declared is refused now.
         effects.add(Effect.NARROWS_UNDECLARED)
-        found, example = comparer.refused_example(rest, schema)
-        if found:
-            sent = json.dumps({name: example}, ensure_ascii=False)
-            said += f" where any key was accepted: a call that sent {sent} is refused now"
-        else:
-            said += " where any key was accepted: a call that sent it undeclared may be refused"
-    else:
-        effects.add(Effect.NARROWS)
-    return [Difference(where, frozenset(effects), said)]
+        example = comparer.refused_example(rest, schema)
+        said = reader.property_added_over_any(name, example)
+        return [Difference(where, frozenset(effects), said, told and effects <= _NARROWING)]
+    effects.add(Effect.NARROWS)
+    return [difference(where, f"property {name!r} added", *effects)]
 
 
-def _compare_required(old: dict[str, Any], new: dict[str, Any], at: str) -> list[Difference]:
+def _compare_required(
+    old: dict[str, Any], new: dict[str, Any], at: str, reader: Reader
+) -> list[Difference]:
     before, after = old.get("required", []), new.get("required", [])
     if before == after:
         return []
@@ -122,10 +134,13 @@ def _compare_required(old: dict[str, Any], new: dict[str, Any], at: str) -> list
     found = []
     added = [n for n in after if n not in before]
     dropped = [n for n in before if n not in after]
+    told = reader is Reader.CLIENT
     for name in added:
-        found.append(difference(where, f"{name!r} is now required", Effect.NARROWS))
+        said = reader.now_required(name)
+        found.append(Difference(where, frozenset({Effect.NARROWS}), said, told))
     for name in dropped:
-        found.append(difference(where, f"{name!r} is no longer required", Effect.WIDENS))
+        said = reader.no_longer_required(name)
+        found.append(Difference(where, frozenset({Effect.WIDENS}), said, told))
     return found
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_schemagen.contract.changes import Category, Change, for_inputs
+from mcp_schemagen.contract.changes import Category, Change
+from mcp_schemagen.contract.readers import Reader
 from mcp_schemagen.contract.snapshot import Definition
 from mcp_schemagen.contract.subschema import Comparer
 from mcp_schemagen.diagnostics import pointer_join
@@ -54,9 +55,8 @@ def changed(old: Definition, new: Definition) -> list[Change]:
         first = was.get(SCHEMA_KEY, {"type": "string"})
         second = argument.get(SCHEMA_KEY, {"type": "string"})
         where = pointer_join(at, SCHEMA_KEY)
-        changes += for_inputs(
-            new.file, Comparer(first, second, where).compare(first, second, where)
-        )
+        comparer = Comparer(first, second, where, Reader.SERVER)
+        changes += Reader.SERVER.changes(new.file, comparer.compare(first, second, where))
     for name in before:
         if name not in after:
             said = f"argument {name!r} removed: prompts/get refuses arguments it does not declare"

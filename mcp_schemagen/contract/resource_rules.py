@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_schemagen.contract.changes import Category, Change, for_inputs
+from mcp_schemagen.contract.changes import Category, Change
+from mcp_schemagen.contract.readers import Reader
 from mcp_schemagen.contract.snapshot import Definition
 from mcp_schemagen.contract.subschema import Comparer
 from mcp_schemagen.diagnostics import pointer_join
@@ -185,7 +186,6 @@ def _variable_schemas(old: Definition, new: Definition) -> list[Change]:
         first = before.get(name, {"type": "string"})
         second = after.get(name, {"type": "string"})
         where = pointer_join(new.pointer, SCHEMA_KEY, name)
-        changes += for_inputs(
-            new.file, Comparer(first, second, where).compare(first, second, where)
-        )
+        comparer = Comparer(first, second, where, Reader.SERVER)
+        changes += Reader.SERVER.changes(new.file, comparer.compare(first, second, where))
     return changes

@@ -17,6 +17,7 @@ from typing import Any
 from mcp_schemagen.contract import combinators, instances, keywords
 from mcp_schemagen.contract.differences import Difference, Effect, difference, shown, value_key
 from mcp_schemagen.contract.objects import compare_object
+from mcp_schemagen.contract.readers import Reader
 from mcp_schemagen.diagnostics import pointer_join
 
 # Keywords that never change which values are valid (format is an annotation: the
@@ -47,10 +48,14 @@ _NUMBERS = frozenset({"number", "integer"})
 class Comparer:
     """Compares schemas of two documents (old, new), resolving each $ref in its own."""
 
-    def __init__(self, old_root: Any, new_root: Any, base: str = "") -> None:
+    def __init__(
+        self, old_root: Any, new_root: Any, base: str = "", reader: Reader = Reader.SERVER
+    ) -> None:
         """``base``: the pointer of the documents' root in the file (a tool's
-        "/inputSchema"), which the pointer of every referenced definition starts with."""
+        "/inputSchema"), which the pointer of every referenced definition starts with;
+        ``reader``: who reads the values (arguments: the server; results: the client)."""
         self.old_root, self.new_root, self.base = old_root, new_root, base
+        self.reader = reader
         self.judges = (instances.Judge(old_root), instances.Judge(new_root))
         # Up to draft-07, keywords beside a $ref are ignored by validators.
         self._bare_references = (

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_schemagen.contract.app_rules import view_changes
-from mcp_schemagen.contract.changes import Category, Change, for_inputs, for_outputs
+from mcp_schemagen.contract.changes import Category, Change
+from mcp_schemagen.contract.readers import Reader
 from mcp_schemagen.contract.snapshot import Definition
 from mcp_schemagen.contract.subschema import Comparer
 from mcp_schemagen.diagnostics import pointer_join
@@ -49,7 +50,8 @@ def changed(old: Definition, new: Definition) -> list[Change]:
 def _inputs(old: Definition, new: Definition) -> list[Change]:
     before, after = old.definition.get("inputSchema", {}), new.definition.get("inputSchema", {})
     at = pointer_join(new.pointer, "inputSchema")
-    return for_inputs(new.file, Comparer(before, after, at).compare(before, after, at))
+    comparer = Comparer(before, after, at, Reader.SERVER)
+    return Reader.SERVER.changes(new.file, comparer.compare(before, after, at))
 
 
 def _outputs(old: Definition, new: Definition) -> list[Change]:
@@ -62,7 +64,8 @@ def _outputs(old: Definition, new: Definition) -> list[Change]:
     if after is None:
         said = "outputSchema removed: structured results are no longer promised"
         return [Change(new.file, at, Category.BREAKING_RESULTS, said)]
-    return for_outputs(new.file, Comparer(before, after, at).compare(before, after, at))
+    comparer = Comparer(before, after, at, Reader.CLIENT)
+    return Reader.CLIENT.changes(new.file, comparer.compare(before, after, at))
 
 
 def _annotations(old: dict[str, Any], new: Definition) -> list[Change]:

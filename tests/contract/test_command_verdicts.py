@@ -88,7 +88,7 @@ def test_a_definition_behind_a_reference_is_located_where_the_file_has_it(
         [
             f"{FILE}#/inputSchema/{street}: breaking (callers): maxLength 100 → maxLength 50",
             f"{FILE}#/outputSchema/{street}: breaking (result consumers): maxLength 100 → "
-            "maxLength 200",
+            "maxLength 200: a consumer may now get a result the old schema did not allow",
         ],
     )
     (project / "breaking-acknowledged.yaml").write_text(

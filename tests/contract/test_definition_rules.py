@@ -134,7 +134,8 @@ def test_output_property_no_longer_required_breaks_result_consumers() -> None:
     new = _edited(TOOL, "outputSchema", "required", value=[])
     assert (
         "tools/add.json#/outputSchema/required: breaking (result consumers): 'sum' is no "
-        "longer required" in _lines([TOOL], [new])
+        "longer required: a result may now leave it out, and a consumer that reads 'sum' may "
+        "get nothing" in _lines([TOOL], [new])
     )
 
 

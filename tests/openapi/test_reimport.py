@@ -167,8 +167,13 @@ def test_a_re_import_keeps_curation_and_handler_bodies_and_breaking_says_what_ch
     for expected in (
         "tools/addPet.json: breaking (callers): tool 'addPet' removed",
         "tools/list_pets.json#/inputSchema/required: breaking (callers): 'owner' is now required",
-        "tools/find_pet_by_id.json#/outputSchema/properties/tag: compatible: property 'tag' removed",
+        # A consumer that reads the answer's tag no longer gets it.
+        "tools/find_pet_by_id.json#/outputSchema/properties/tag: breaking (result consumers): "
+        "property 'tag' removed, and additionalProperties false now refuses it: no longer "
+        "promised; a consumer that reads 'tag' no longer gets it",
+        # Results could carry any key: declaring one only promises more.
         "tools/find_pet_by_id.json#/outputSchema/properties/nickname: compatible: property "
-        "'nickname' added",
+        "'nickname' added where any key was accepted: a result that carried {\"nickname\": 0} "
+        "is no longer sent; consumers still read every result",
     ):
         assert any(expected in line for line in report), (expected, out)
