@@ -14,6 +14,7 @@ from mcp_schemagen.load.config import Config, load_config
 from mcp_schemagen.load.project_root import find_project
 from mcp_schemagen.openapi.importer import plan_import
 from mcp_schemagen.openapi.operations import Selection
+from mcp_schemagen.openapi.schemas import SCHEMA_BUDGET
 from mcp_schemagen.write.disk import remove_stale, write_all
 
 CURATION_FILE = "openapi-curation.yaml"
@@ -60,6 +61,16 @@ def _out_dir(config: Config, asked: str | None) -> Path:
     return folder
 
 
+def _kilobytes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of KB of at least 1")
+    return value
+
+
 def command_import_openapi(arguments: argparse.Namespace) -> int:
     root = find_project(Path(arguments.dir))
     config = load_config(root)
@@ -78,6 +89,7 @@ def command_import_openapi(arguments: argparse.Namespace) -> int:
         curation_path=curation,
         curation_label=_relative(curation, root),
         api=arguments.api,
+        schema_budget=arguments.schema_budget * 1024,
     )
     written = write_all(plan.files)
     remove_stale(plan.stale)
@@ -96,6 +108,13 @@ def command_import_openapi(arguments: argparse.Namespace) -> int:
         f"{len(plan.stale)} removed, {len(plan.skipped)} not imported)",
         file=sys.stderr,
     )
+    if plan.cut_count:
+        print(
+            f"mcp-codegen: {plan.cut_count} of the {len(plan.tools)} tools have schemas larger "
+            f"than the schema budget ({arguments.schema_budget} KB each): their $defs farthest "
+            "from the root were cut to accept anything; --schema-budget KB keeps more",
+            file=sys.stderr,
+        )
     if not arguments.quiet and plan.tools:
         pyproject = config.pyproject.read_text(encoding="utf-8")
         if "httpx2" not in pyproject:
@@ -169,6 +188,14 @@ def import_parser(
     )
     openapi.add_argument(
         "--out", metavar="DIR", help="folder of the tool files (default: the tools glob's)"
+    )
+    openapi.add_argument(
+        "--schema-budget",
+        type=_kilobytes,
+        default=SCHEMA_BUDGET // 1024,
+        metavar="KB",
+        help="at most this many KB of JSON per inputSchema or outputSchema with its $defs; "
+        f"the $defs farthest from the root are cut beyond it (default: {SCHEMA_BUDGET // 1024})",
     )
     openapi.add_argument(
         "--dir", default=".", help="project folder holding pyproject.toml (default: .)"

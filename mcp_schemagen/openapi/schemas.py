@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Literal
@@ -45,10 +46,12 @@ _TYPOS = {
 _MAX_DEPTH = 96
 # What a schema may hold to be merged with others of an allOf: listed properties only.
 _PLAIN_OBJECT = frozenset({"type", "properties", "required", "description", "title", "examples"})
-# Characters of JSON one inputSchema or outputSchema may hold with its $defs: far above
-# what any real operation needs (Swagger Petstore's largest is 1.4 KB), far below what
-# copying a huge document's whole graph into every tool would make (Stripe's: 59 MB).
-SCHEMA_BUDGET = 256 * 1024
+# Characters of JSON one inputSchema or outputSchema may hold with its $defs, by default
+# (`import openapi --schema-budget KB`). Measured: Swagger Petstore's largest is 1.4 KB;
+# of GitHub's 2,146 schemas one is larger (89 KB, an event timeline of 40 kinds); Stripe's
+# outputs reach its whole graph (290 KB each, 115 MB of tool files for 416 tools at 256 KB,
+# a build that does not end in 15 minutes). At 64 KB Stripe's tool files stay near 25 MB.
+SCHEMA_BUDGET = 64 * 1024
 
 
 class SchemaError(Exception):
@@ -65,6 +68,22 @@ class SharedDefs:
     by_direction: dict[str, dict[str, Any]] = field(
         default_factory=lambda: {"input": {}, "output": {}}
     )
+    # JSON length of each finished def, by (direction, name): a def is measured once per
+    # import, not once per tool reaching it (Stripe's 416 tools reach ~800 defs each).
+    sizes: dict[tuple[str, str], int] = field(default_factory=dict)
+    reaches: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # likewise, refs
+
+    def size(self, direction: str, name: str) -> int:
+        key = (direction, name)
+        if key not in self.sizes:
+            self.sizes[key] = len(json.dumps(self.by_direction[direction][name]))
+        return self.sizes[key]
+
+    def refs(self, direction: str, name: str) -> list[str]:
+        key = (direction, name)
+        if key not in self.reaches:
+            self.reaches[key] = _refs(self.by_direction[direction][name])
+        return self.reaches[key]
 
 
 @dataclass
@@ -102,18 +121,20 @@ class Translation:
         size = len(json.dumps(schema))
         kept: dict[str, Any] = {}
         cut: list[str] = []
-        queue = _refs(schema)  # breadth first: the nearest defs are kept first
+        seen: set[str] = set()
+        queue = deque(_refs(schema))  # breadth first: the nearest defs are kept first
         while queue:
-            name = queue.pop(0)
-            if name in kept or name in cut or name not in self.defs:
+            name = queue.popleft()
+            if name in seen or name not in self.defs:
                 continue
-            cost = len(json.dumps(self.defs[name]))
+            seen.add(name)
+            cost = self.shared.size(self.direction, name)
             if size + cost > budget:
                 cut.append(name)
                 continue
             size += cost
             kept[name] = self.defs[name]
-            queue.extend(_refs(self.defs[name]))
+            queue.extend(self.shared.refs(self.direction, name))
         origin = {name: uri for uri, name in self.shared.names.items()}
         for name in cut:
             kept[name] = {
