@@ -111,36 +111,52 @@ class Translation:
         The defs nearest the root are kept while the schema stays within ``budget``
         characters of JSON; the rest are cut to a schema that accepts anything and says
         where the original is (named in ``self.cut``), so one tool file of a huge document
-        stays readable and buildable."""
+        stays readable and buildable. Every def reached is charged as such a stand-in
+        until it is kept, so the stand-ins too fit in the budget."""
         if isinstance(schema, dict) and set(schema) == {"$ref"}:
             name = str(schema["$ref"]).removeprefix("#/$defs/")
             if isinstance(self.defs.get(name), dict):
                 schema = dict(self.defs[name])
         if not isinstance(schema, dict):
             return schema
-        size = len(json.dumps(schema))
+        origin = {name: uri for uri, name in self.shared.names.items()}
+        stand_ins: dict[str, Any] = {}
+        size = len(json.dumps({**schema, "$defs": {}}))
         kept: dict[str, Any] = {}
-        cut: list[str] = []
-        seen: set[str] = set()
-        queue = deque(_refs(schema))  # breadth first: the nearest defs are kept first
+        queue: deque[str] = deque()
+
+        def entry(name: str, value: Any) -> int:  # `"name": value, ` in json.dumps
+            return len(json.dumps(name)) + len(json.dumps(value)) + 4
+
+        def reach(names: list[str]) -> tuple[int, int]:
+            """Charge the newly reached ``names`` as stand-ins and queue them: their
+            characters and how many were new."""
+            charged, count = 0, 0
+            for name in names:
+                if name in stand_ins or name not in self.defs:
+                    continue
+                where = self._where(origin[name])
+                stand_ins[name] = {
+                    "description": f"Cut by mcp-codegen import (schema budget): {where}"
+                }
+                queue.append(name)  # breadth first: the nearest defs are kept first
+                charged, count = charged + entry(name, stand_ins[name]), count + 1
+            return charged, count
+
+        size += reach(_refs(schema))[0]
         while queue:
             name = queue.popleft()
-            if name in seen or name not in self.defs:
+            cost = len(json.dumps(name)) + self.shared.size(self.direction, name) + 4
+            cost -= entry(name, stand_ins[name])
+            added, count = reach(self.shared.refs(self.direction, name))
+            if size + cost + added > budget:
+                for _ in range(count):  # not reached after all: the queue's last entries
+                    del stand_ins[queue.pop()]
                 continue
-            seen.add(name)
-            cost = self.shared.size(self.direction, name)
-            if size + cost > budget:
-                cut.append(name)
-                continue
-            size += cost
+            size += cost + added
             kept[name] = self.defs[name]
-            queue.extend(self.shared.refs(self.direction, name))
-        origin = {name: uri for uri, name in self.shared.names.items()}
-        for name in cut:
-            kept[name] = {
-                "description": f"Cut by mcp-codegen import (schema budget): {self._where(origin[name])}"
-            }
-        self.cut = sorted(cut)
+        self.cut = sorted(name for name in stand_ins if name not in kept)
+        kept.update((name, stand_ins[name]) for name in self.cut)
         if not kept:
             return schema
         return {**schema, "$defs": dict(sorted(kept.items()))}
