@@ -152,7 +152,7 @@ def test_githubs_rest_description_imports_1221_of_1223_operations(github: Import
 def test_githubs_tool_files_stay_within_the_schema_budget(github: Imported) -> None:
     sizes = schema_sizes(github.tools)
     assert max(sizes) <= SCHEMA_BUDGET
-    # One schema of GitHub's is larger than the budget (a timeline of 40 event kinds):
+    # One schema of GitHub's is larger than the budget (an issue timeline of 33 event kinds):
     # cut, said in one line naming the tool and in the summary.
     assert "1 of the 1221 tools have schemas larger than the schema budget (64 KB each)" in (
         github.stderr
@@ -174,7 +174,7 @@ def test_stripes_document_imports_416_of_417_operations(stripe: Imported) -> Non
 
 
 def test_stripes_shared_graph_is_cut_to_the_budget_and_said(stripe: Imported) -> None:
-    """Stripe's outputs reach most of its 700 schemas (expandable fields): with every one
+    """Stripe's outputs reach most of its 561 schemas (expandable fields): with every one
     copied, each tool file holds ~290 KB of outputSchema. Each stays within the budget,
     the defs farthest from the root accept anything and say where the original is."""
     sizes = schema_sizes(stripe.tools)
