@@ -110,7 +110,7 @@ def command_import_openapi(arguments: argparse.Namespace) -> int:
     )
     if plan.cut_count:
         print(
-            f"mcp-codegen: {plan.cut_count} of the {len(plan.tools)} tools have schemas larger "
+            f"mcp-codegen: the schemas of {plan.cut_count} of the {len(plan.tools)} tools are larger "
             f"than the schema budget ({arguments.schema_budget} KB each): their $defs farthest "
             "from the root were cut to accept anything; --schema-budget KB keeps more",
             file=sys.stderr,
