@@ -134,7 +134,7 @@ def measured(command: list[str], cwd: Path, env: dict[str, str] | None = None) -
 
 
 def project(root: Path) -> Path:
-    (root / "tools").mkdir(parents=True)
+    (root / "tools").mkdir()
     (root / "pyproject.toml").write_text(
         '[project]\nname = "b"\nversion = "0"\n\n[tool.mcp-codegen]\npackage = "big"\n'
         'revisions = ["2025-11-25"]\n',
@@ -162,11 +162,10 @@ def documents(names: list[str], operations: int, folder: Path) -> dict[str, Path
 def bench_document(label: str, spec: Path, options: argparse.Namespace, folder: Path) -> None:
     python = sys.executable
     selection = shlex.split(options.select or "")
-    counter = iter(range(1_000_000))
     last: dict[str, Path] = {}
 
     def import_once() -> Sample:
-        root = project(folder / f"import-{next(counter)}")
+        root = project(Path(tempfile.mkdtemp(prefix="import-", dir=folder)))
         last["root"] = root
         command = [python, "-c", MEASURED_CLI, "import", "openapi", "-q", str(spec), *selection]
         return measured(command, root)
@@ -186,7 +185,8 @@ def bench_document(label: str, spec: Path, options: argparse.Namespace, folder: 
         return
     builds: list[Sample] = []
     for index in range(options.build_rounds):
-        env = dict(os.environ, MCP_CODEGEN_CACHE_DIR=str(folder / f"cache-{index}"))  # cold
+        cold = tempfile.mkdtemp(prefix=f"cache-{index}-", dir=folder)  # an empty types cache
+        env = dict(os.environ, MCP_CODEGEN_CACHE_DIR=cold)
         builds.append(measured([python, "-c", MEASURED_CLI, "build", "-q"], root, env))
     row("mcp-codegen build (cold types cache)", builds)
     listed: list[float] = []
