@@ -12,6 +12,7 @@ from pathlib import Path
 from mcp_schemagen.diagnostics import BuildError, error, sort_for_report
 from mcp_schemagen.load.config import Config, load_config
 from mcp_schemagen.load.project_root import find_project
+from mcp_schemagen.openapi import SCHEMA_BUDGET
 from mcp_schemagen.write.disk import remove_stale, write_all
 
 CURATION_FILE = "openapi-curation.yaml"
@@ -58,6 +59,16 @@ def _out_dir(config: Config, asked: str | None) -> Path:
     return folder
 
 
+def _kilobytes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of KB of at least 1")
+    return value
+
+
 def command_import_openapi(arguments: argparse.Namespace) -> int:
     # Imported here, not with the parser: every other command (a build) would load the
     # OpenAPI reader, YAML and the reference resolver for nothing (bench/bench_build.py).
@@ -81,6 +92,7 @@ def command_import_openapi(arguments: argparse.Namespace) -> int:
         curation_path=curation,
         curation_label=_relative(curation, root),
         api=arguments.api,
+        schema_budget=arguments.schema_budget * 1024,
     )
     written = write_all(plan.files)
     remove_stale(plan.stale)
@@ -99,6 +111,13 @@ def command_import_openapi(arguments: argparse.Namespace) -> int:
         f"{len(plan.stale)} removed, {len(plan.skipped)} not imported)",
         file=sys.stderr,
     )
+    if plan.cut_count:
+        print(
+            f"mcp-codegen: the schemas of {plan.cut_count} of the {len(plan.tools)} tools are larger "
+            f"than the schema budget ({arguments.schema_budget} KB each): their $defs farthest "
+            "from the root were cut to accept anything; --schema-budget KB keeps more",
+            file=sys.stderr,
+        )
     if not arguments.quiet and plan.tools:
         pyproject = config.pyproject.read_text(encoding="utf-8")
         if "httpx2" not in pyproject:
@@ -172,6 +191,14 @@ def import_parser(
     )
     openapi.add_argument(
         "--out", metavar="DIR", help="folder of the tool files (default: the tools glob's)"
+    )
+    openapi.add_argument(
+        "--schema-budget",
+        type=_kilobytes,
+        default=SCHEMA_BUDGET // 1024,
+        metavar="KB",
+        help="at most this many KB of JSON per inputSchema or outputSchema with its $defs; "
+        f"the $defs farthest from the root are cut beyond it (default: {SCHEMA_BUDGET // 1024})",
     )
     openapi.add_argument(
         "--dir", default=".", help="project folder holding pyproject.toml (default: .)"

@@ -26,7 +26,7 @@ from mcp_schemagen.openapi.document import DocumentError, UnresolvableRef, read_
 from mcp_schemagen.openapi.inputs import Unsupported
 from mcp_schemagen.openapi.names import raw_name, unique
 from mcp_schemagen.openapi.operations import EVERYTHING, Operation, Selection, operations
-from mcp_schemagen.openapi.schemas import SchemaError, SharedDefs
+from mcp_schemagen.openapi.schemas import SCHEMA_BUDGET, SchemaError, SharedDefs
 from mcp_schemagen.openapi.tool import ImportedTool, build_tool
 from mcp_schemagen.render.output import OutputFile
 
@@ -40,6 +40,7 @@ class ImportPlan:
     skipped: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     operation_count: int = 0
+    cut_count: int = 0  # tools whose schemas were cut to the schema budget
 
 
 def api_name(title: Any, fallback: str) -> str:
@@ -84,6 +85,7 @@ def plan_import(
     curation_path: Path | None = None,
     curation_label: str = "",
     api: str | None = None,
+    schema_budget: int = SCHEMA_BUDGET,
 ) -> ImportPlan:
     """Raises BuildError when the document or the curation file cannot be used at all."""
     try:
@@ -127,7 +129,9 @@ def plan_import(
                     "it has callbacks (the API calls back a URL of the caller's, which an MCP "
                     "server does not serve); write this tool by hand, or `skip: true` it",
                 )
-            tool = build_tool(document, op, tool_name, name, override, curation_label, shared)
+            tool = build_tool(
+                document, op, tool_name, name, override, curation_label, shared, schema_budget
+            )
         except Unsupported as exc:
             plan.skipped.append(_skip(exc.file or label, op, exc.pointer, exc.message))
             continue
@@ -147,6 +151,7 @@ def plan_import(
             continue
         plan.tools.append(tool)
         plan.warnings.extend(tool.warnings)
+        plan.cut_count += tool.cut
     for key in sorted(set(curation.overrides) - used_overrides):
         plan.warnings.append(
             warning(

@@ -15,11 +15,13 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Literal
 from urllib.parse import unquote, urldefrag, urlsplit
 
+from mcp_schemagen import openapi
 from mcp_schemagen.diagnostics import Diagnostic, pointer_join, warning
 from mcp_schemagen.openapi.document import Scope, UnresolvableRef
 
@@ -45,10 +47,12 @@ _TYPOS = {
 _MAX_DEPTH = 96
 # What a schema may hold to be merged with others of an allOf: listed properties only.
 _PLAIN_OBJECT = frozenset({"type", "properties", "required", "description", "title", "examples"})
-# Characters of JSON one inputSchema or outputSchema may hold with its $defs: far above
-# what any real operation needs (Swagger Petstore's largest is 1.4 KB), far below what
-# copying a huge document's whole graph into every tool would make (Stripe's: 59 MB).
-SCHEMA_BUDGET = 256 * 1024
+# Characters of JSON one inputSchema or outputSchema may hold with its $defs, by default
+# (`import openapi --schema-budget KB`). Measured: Swagger Petstore's largest is 1.4 KB;
+# of GitHub's 2,146 schemas one is larger (89 KB, an issue timeline of 33 event kinds); Stripe's
+# outputs reach its whole graph (290 KB each, 115 MB of tool files for 416 tools at 256 KB,
+# a build that does not end in 15 minutes). At 64 KB Stripe's tool files are 30 MB.
+SCHEMA_BUDGET = openapi.SCHEMA_BUDGET
 
 
 class SchemaError(Exception):
@@ -65,6 +69,22 @@ class SharedDefs:
     by_direction: dict[str, dict[str, Any]] = field(
         default_factory=lambda: {"input": {}, "output": {}}
     )
+    # JSON length of each finished def, by (direction, name): a def is measured once per
+    # import, not once per tool reaching it (Stripe's 416 tools reach ~800 defs each).
+    sizes: dict[tuple[str, str], int] = field(default_factory=dict)
+    reaches: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # likewise, refs
+
+    def size(self, direction: str, name: str) -> int:
+        key = (direction, name)
+        if key not in self.sizes:
+            self.sizes[key] = len(json.dumps(self.by_direction[direction][name]))
+        return self.sizes[key]
+
+    def refs(self, direction: str, name: str) -> list[str]:
+        key = (direction, name)
+        if key not in self.reaches:
+            self.reaches[key] = _refs(self.by_direction[direction][name])
+        return self.reaches[key]
 
 
 @dataclass
@@ -92,34 +112,52 @@ class Translation:
         The defs nearest the root are kept while the schema stays within ``budget``
         characters of JSON; the rest are cut to a schema that accepts anything and says
         where the original is (named in ``self.cut``), so one tool file of a huge document
-        stays readable and buildable."""
+        stays readable and buildable. Every def reached is charged as such a stand-in
+        until it is kept, so the stand-ins too fit in the budget."""
         if isinstance(schema, dict) and set(schema) == {"$ref"}:
             name = str(schema["$ref"]).removeprefix("#/$defs/")
             if isinstance(self.defs.get(name), dict):
                 schema = dict(self.defs[name])
         if not isinstance(schema, dict):
             return schema
-        size = len(json.dumps(schema))
-        kept: dict[str, Any] = {}
-        cut: list[str] = []
-        queue = _refs(schema)  # breadth first: the nearest defs are kept first
-        while queue:
-            name = queue.pop(0)
-            if name in kept or name in cut or name not in self.defs:
-                continue
-            cost = len(json.dumps(self.defs[name]))
-            if size + cost > budget:
-                cut.append(name)
-                continue
-            size += cost
-            kept[name] = self.defs[name]
-            queue.extend(_refs(self.defs[name]))
         origin = {name: uri for uri, name in self.shared.names.items()}
-        for name in cut:
-            kept[name] = {
-                "description": f"Cut by mcp-codegen import (schema budget): {self._where(origin[name])}"
-            }
-        self.cut = sorted(cut)
+        stand_ins: dict[str, Any] = {}
+        size = len(json.dumps({**schema, "$defs": {}}))
+        kept: dict[str, Any] = {}
+        queue: deque[str] = deque()
+
+        def entry(name: str, value: Any) -> int:  # `"name": value, ` in json.dumps
+            return len(json.dumps(name)) + len(json.dumps(value)) + 4
+
+        def reach(names: list[str]) -> tuple[int, int]:
+            """Charge the newly reached ``names`` as stand-ins and queue them: their
+            characters and how many were new."""
+            charged, count = 0, 0
+            for name in names:
+                if name in stand_ins or name not in self.defs:
+                    continue
+                where = self._where(origin[name])
+                stand_ins[name] = {
+                    "description": f"Cut by mcp-codegen import (schema budget): {where}"
+                }
+                queue.append(name)  # breadth first: the nearest defs are kept first
+                charged, count = charged + entry(name, stand_ins[name]), count + 1
+            return charged, count
+
+        size += reach(_refs(schema))[0]
+        while queue:
+            name = queue.popleft()
+            cost = len(json.dumps(name)) + self.shared.size(self.direction, name) + 4
+            cost -= entry(name, stand_ins[name])
+            added, count = reach(self.shared.refs(self.direction, name))
+            if size + cost + added > budget:
+                for _ in range(count):  # not reached after all: the queue's last entries
+                    del stand_ins[queue.pop()]
+                continue
+            size += cost + added
+            kept[name] = self.defs[name]
+        self.cut = sorted(name for name in stand_ins if name not in kept)
+        kept.update((name, stand_ins[name]) for name in self.cut)
         if not kept:
             return schema
         return {**schema, "$defs": dict(sorted(kept.items()))}

@@ -39,6 +39,7 @@ class ImportedTool:
     name: str
     definition: dict[str, Any]
     warnings: list[Diagnostic]
+    cut: bool = False  # some $defs were cut to the schema budget
 
 
 def server_url(document: Document, op: Operation) -> str:
@@ -68,6 +69,7 @@ def build_tool(
     override: Override,
     source: str,
     shared: SharedDefs,
+    budget: int = SCHEMA_BUDGET,
 ) -> ImportedTool:
     """Raises Unsupported, UnresolvableRef or SchemaError when the operation cannot be had."""
     scope = document.scope
@@ -97,21 +99,18 @@ def build_tool(
     text = override.description or description or summary
     if text:
         definition["description"] = text
-    definition["inputSchema"] = inputs_translation.finish(inputs.schema)
+    definition["inputSchema"] = inputs_translation.finish(inputs.schema, budget)
     if output is not None:
-        definition["outputSchema"] = output_translation.finish(output)
+        definition["outputSchema"] = output_translation.finish(output, budget)
+    cut = False
     for key, translation in (
         ("inputSchema", inputs_translation),
         ("outputSchema", output_translation),
     ):
         if translation.cut:
+            cut = True
             warnings.append(
-                warning(
-                    document.label,
-                    op.pointer,
-                    f"{name}: {key} is larger than {SCHEMA_BUDGET // 1024} KB with every schema it "
-                    f"reaches; cut to accept anything: {', '.join(translation.cut)}",
-                )
+                _cut_warning(document.label, op.pointer, name, key, translation, budget)
             )
     definition["annotations"] = dict(_ANNOTATIONS[op.method])
     http: dict[str, Any] = {
@@ -129,4 +128,22 @@ def build_tool(
         http["security"] = security
     http["from"] = f"{document.label}#{op.pointer}"
     definition[HTTP_KEY] = http
-    return ImportedTool(name, definition, warnings)
+    return ImportedTool(name, definition, warnings, cut)
+
+
+_CUT_NAMES_SHOWN = 5  # the tool file names every cut def; the message, the first few
+
+
+def _cut_warning(
+    label: str, pointer: str, name: str, key: str, translation: Translation, budget: int
+) -> Diagnostic:
+    shown = ", ".join(translation.cut[:_CUT_NAMES_SHOWN])
+    more = len(translation.cut) - _CUT_NAMES_SHOWN
+    listed = f"{shown}, and {more} more" if more > 0 else shown
+    return warning(
+        label,
+        pointer,
+        f"{name}: {key} is larger than {budget // 1024} KB with every schema it reaches; "
+        f"{len(translation.cut)} of its $defs farthest from the root now accept anything "
+        f"({listed}; each says where its original is). Raise --schema-budget to keep more",
+    )

@@ -693,3 +693,37 @@ def test_an_all_of_of_plain_objects_becomes_the_one_object_it_means(tmp_path: Pa
     assert found["b"]["outputSchema"]["properties"] == {
         "name": {"allOf": [{"type": "string"}, {"type": "integer"}]}
     }
+
+
+def test_the_stand_ins_of_cut_defs_fit_in_the_budget_too(tmp_path: Path) -> None:
+    """A kept def that refers to forty others brings forty stand-ins: they are charged
+    before it is kept, so the schema never exceeds its budget (GitHub's timeline output
+    was 66 KB of a 64 KB budget when only kept defs were counted)."""
+    from mcp_schemagen.openapi.document import read_document
+    from mcp_schemagen.openapi.schemas import Translation
+
+    kinds = {
+        f"Kind{i}": {"type": "object", "properties": {"a": {"type": "string"}}} for i in range(40)
+    }
+    hub = {"oneOf": [{"$ref": f"#/components/schemas/Kind{i}"} for i in range(40)]}
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(document({}, {"Hub": hub, **kinds})), encoding="utf-8")
+    doc = read_document(spec, "api.json")
+    translation = Translation("3.0", "output", "api.json", doc.scope.base)
+    root = {"type": "array", "items": {"$ref": "#/components/schemas/Hub"}}
+    translated = translation.schema(root, doc.scope, "/x")
+    whole = translation.finish(translated)
+    for budget in range(len(json.dumps(whole)) - 1, 200, -97):
+        cut = translation.finish(translated, budget=budget)
+        assert len(json.dumps(cut)) <= budget
+        assert translation.cut, budget
+        for name in translation.cut:
+            assert cut["$defs"][name]["description"].endswith(
+                f"api.json#/components/schemas/{name}"
+            )
+    # Too small for the hub with its forty stand-ins: the hub itself is the one cut.
+    assert translation.finish(translated, budget=300)["$defs"] == {
+        "Hub": {
+            "description": "Cut by mcp-codegen import (schema budget): api.json#/components/schemas/Hub"
+        }
+    }
