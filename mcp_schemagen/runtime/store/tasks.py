@@ -38,6 +38,14 @@ class TaskStore:
     async def create(self, task_id: str, fields: dict[str, str], ttl_ms: int) -> None:
         raise NotImplementedError
 
+    async def create_within(
+        self, task_id: str, fields: dict[str, str], ttl_ms: int, owner: str, cap: int
+    ) -> bool:
+        """Create the task unless ``owner`` has ``cap`` tasks already that are neither
+        finished nor lost (their lease run out), counted across every worker on this
+        store (False then): the bound on one principal's tasks that run elsewhere."""
+        raise NotImplementedError
+
     async def read(self, task_id: str) -> dict[str, str] | None:
         raise NotImplementedError
 
@@ -65,6 +73,7 @@ class MemoryTaskStore(TaskStore):
     def __init__(self) -> None:
         self._records: dict[str, dict[str, str]] = {}
         self._expires: dict[str, float] = {}
+        self._held: dict[str, set[str]] = {}  # create_within's tasks, by owner
 
     def _live(self, task_id: str) -> dict[str, str] | None:
         record = self._records.get(task_id)
@@ -86,6 +95,22 @@ class MemoryTaskStore(TaskStore):
             self._sweep()
         self._records[task_id] = dict(fields)
         self._expires[task_id] = time.monotonic() + ttl_ms / 1000
+
+    async def create_within(
+        self, task_id: str, fields: dict[str, str], ttl_ms: int, owner: str, cap: int
+    ) -> bool:
+        held = self._held.setdefault(owner, set())
+        now = now_ms()
+        for other in list(held):
+            record = self._live(other)
+            if record is None or record.get("status") in TERMINAL:
+                held.discard(other)
+        active = sum(int(self._records[other].get("lease", "0")) >= now for other in held)
+        if active >= cap:
+            return False
+        await self.create(task_id, fields, ttl_ms)
+        held.add(task_id)
+        return True
 
     async def read(self, task_id: str) -> dict[str, str] | None:
         record = self._live(task_id)

@@ -104,19 +104,30 @@ class TaskRunner:
         return asyncio.ensure_future(store_guarded(request.id, created))
 
     async def new_task(
-        self, tool: DispatchTool, settings: TaskSettings, request: RequestContext
+        self,
+        tool: DispatchTool,
+        settings: TaskSettings,
+        request: RequestContext,
+        *,
+        queued: bool = False,
     ) -> tuple[dict[str, str], TaskChannel]:
         """A task stored for ``request``: its record as created, and the channel its
-        handler asks the client through from now on (2026-07-28)."""
+        handler asks the client through from now on (2026-07-28). ``queued``: an engine
+        worker runs it, so its principal's tasks are counted in the store, not here."""
         task_id = new_task_id()
-        owner = self._reserve(task_id, owner_of(request))
+        owner = owner_of(request) if queued else self._reserve(task_id, owner_of(request))
         arguments = request.params.get("arguments") or {} if settings.rerun_if_lost else None
         record = new_record(
             task_id, owner, tool.name, settings.ttl_ms, settings.poll_interval_ms,
             now_ms() + self.lease_ms, arguments,
         )  # fmt: skip
         try:
-            await self.store.create(task_id, record, settings.ttl_ms)
+            if not queued or not owner:
+                await self.store.create(task_id, record, settings.ttl_ms)
+            elif not await self.store.create_within(
+                task_id, record, settings.ttl_ms, owner, self.max_per_principal
+            ):
+                raise self._too_many_of_yours("are queued or running")
         except BaseException:
             self._owners.pop(task_id, None)
             raise
@@ -130,12 +141,12 @@ class TaskRunner:
         kwargs: Mapping[str, Any],
         request: RequestContext,
     ) -> bytes:
+        queued = self.engine is not None and request.revision.stateless
         try:
-            record, channel = await self.new_task(tool, settings, request)
+            record, channel = await self.new_task(tool, settings, request, queued=queued)
         except RpcError as failure:  # past a bound
             return jsonrpc.error(request.id, failure)
-        if self.engine is not None and request.revision.stateless:
-            self._owners.pop(channel.task_id, None)  # an engine worker runs it, not this one
+        if self.engine is not None and queued:  # an engine worker runs it, not this one
             arguments = request.params.get("arguments") or {}
             await self.engine.enqueue(channel.task_id, tool.name, arguments, request)
             return jsonrpc.result(request.id, create_result(record, self.stamp))
@@ -168,13 +179,16 @@ class TaskRunner:
                 " (MCP_TASK_MAX_RUNNING); try again when some have finished",
             )
         if owner and sum(o == owner for o in self._owners.values()) >= self.max_per_principal:
-            raise RpcError(
-                TOO_MANY_TASKS,
-                f"Too many tasks of yours: {self.max_per_principal} are running"
-                " (MCP_TASK_MAX_PER_PRINCIPAL); try again when some have finished",
-            )
+            raise self._too_many_of_yours("are running")
         self._owners[task_id] = owner
         return owner
+
+    def _too_many_of_yours(self, state: str) -> RpcError:
+        return RpcError(
+            TOO_MANY_TASKS,
+            f"Too many tasks of yours: {self.max_per_principal} {state}"
+            " (MCP_TASK_MAX_PER_PRINCIPAL); try again when some have finished",
+        )
 
     def _done(self, task_id: str) -> None:
         self.running.pop(task_id, None)
