@@ -130,6 +130,18 @@ def test_a_task_waits_for_a_worker_then_runs_on_it(deployment: Deployment) -> No
         assert "statusMessage" not in done  # the waiting message went with the take
 
 
+def test_a_worker_idle_longer_than_redis_read_timeout_still_takes_tasks(
+    deployment: Deployment,
+) -> None:
+    with task_worker(deployment) as worker:
+        time.sleep(7)  # an empty queue for longer than redis 8's default 5 s socket timeout
+        assert worker.poll() is None, "the task worker stopped while it waited on the queue"
+        task_id = create(deployment.url, "rerun_compute", {"seconds": 0.1})
+        done = until(deployment.url, task_id, "completed", "failed", "cancelled")
+        expected = f"computed after 0.1 s (pid {worker.pid})"
+        assert done["result"]["content"][0]["text"] == expected, done
+
+
 def test_a_question_asked_on_the_worker_is_answered_through_the_server(
     deployment: Deployment,
 ) -> None:

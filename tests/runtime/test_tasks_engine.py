@@ -12,6 +12,7 @@ import orjson
 import pytest
 from taskiq import AsyncBroker, BrokerMessage, InMemoryBroker
 
+from mcp_schemagen.runtime.auth.principal import Principal
 from mcp_schemagen.runtime.http.settings import HttpSettings
 from mcp_schemagen.runtime.main import main
 from mcp_schemagen.runtime.store.tasks import now_ms
@@ -192,3 +193,90 @@ def test_an_app_given_the_engine_without_its_redis_store_says_what_is_wrong() ->
     with pytest.raises(ValueError, match=r"needs the Redis store \(--store redis://"):
         engine_for("taskiq", MemoryStore(), MemoryTaskStore())
     assert engine_for(None, MemoryStore(), MemoryTaskStore()) is None
+
+
+@run
+async def test_one_principals_queued_tasks_are_capped_across_server_processes() -> None:
+    # Two server processes on one store (one Redis): alice's engine tasks are counted
+    # there, wherever she calls, and past the cap she is told why; bob is still served.
+    front, other = server(), server()
+    assert front.tasks is not None and other.tasks is not None
+    other.tasks.store = front.tasks.store
+    principal = {"who": "alice"}
+    for srv in (front, other):
+        srv.principal_of = lambda: Principal(principal["who"], None, frozenset(), "iss", {})
+        assert srv.tasks is not None
+        srv.tasks.engine = TaskiqEngine(HeldQueue(), front.tasks.store)
+        srv.tasks.max_per_principal = 2
+    at_front, at_other = Client(front, WITH_TASKS), Client(other, WITH_TASKS)
+    first = (await at_front.call("sleeper", seconds=30))["result"]["taskId"]
+    (await at_other.call("sleeper", seconds=30))["result"]["taskId"]
+    refused = (await at_front.call("sleeper", seconds=30))["error"]
+    assert refused == {
+        "code": -32000,
+        "message": "Too many tasks of yours: 2 are queued or running"
+        " (MCP_TASK_MAX_PER_PRINCIPAL); try again when some have finished",
+    }
+    assert "error" in await at_other.call("sleeper", seconds=30)
+    principal["who"] = "bob"
+    assert (await at_other.call("sleeper", seconds=30))["result"]["resultType"] == "task"
+    principal["who"] = "alice"  # one of hers ends: room for one more
+    await at_other.request("tasks/cancel", taskId=first)
+    assert (await at_other.call("sleeper", seconds=30))["result"]["resultType"] == "task"
+    assert "error" in await at_front.call("sleeper", seconds=30)
+
+
+@run
+async def test_a_lost_engine_task_no_longer_counts_against_its_principal() -> None:
+    srv = server()
+    assert srv.tasks is not None
+    srv.principal_of = lambda: Principal("alice", None, frozenset(), "iss", {})
+    srv.tasks.engine = TaskiqEngine(HeldQueue(), srv.tasks.store)
+    srv.tasks.max_per_principal = 1
+    client = Client(srv, WITH_TASKS)
+    lost_id = (await client.call("sleeper", seconds=30))["result"]["taskId"]
+    assert "error" in await client.call("sleeper", seconds=30)
+    # Its queue bound ran out (no worker took it): not counted, even before it is read.
+    await srv.tasks.store.write(lost_id, {"lease": str(now_ms() - 1)}, clear_questions=False)
+    assert (await client.call("sleeper", seconds=30))["result"]["resultType"] == "task"
+
+
+class ClosedQueue(HeldQueue):
+    """A held queue that records its shutdown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shut_down = 0
+
+    async def shutdown(self) -> None:
+        self.shut_down += 1
+        await super().shutdown()
+
+
+@run
+async def test_the_servers_broker_is_shut_down_with_the_app() -> None:
+    import asyncio
+
+    from mcp_schemagen.runtime.http.app import McpHttpApp
+    from mcp_schemagen.runtime.store import MemoryStore
+
+    srv = server()
+    app = McpHttpApp(srv, HttpSettings(), MemoryStore())
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    sent: list[str] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message["type"])
+
+    lifespan = asyncio.ensure_future(app({"type": "lifespan"}, inbox.get, send))
+    await inbox.put({"type": "lifespan.startup"})
+    while not sent:
+        await asyncio.sleep(0.01)
+    assert srv.tasks is not None
+    queue = ClosedQueue()
+    srv.tasks.engine = TaskiqEngine(queue, srv.tasks.store)
+    assert (await Client(srv, WITH_TASKS).call("sleeper", seconds=1))["result"]["taskId"]
+    await inbox.put({"type": "lifespan.shutdown"})
+    await asyncio.wait_for(lifespan, 10)
+    assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert queue.shut_down == 1

@@ -158,6 +158,9 @@ class McpHttpApp:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await self.server.subscriptions.stop()  # listen streams end with a result
+                engine = self.server.tasks.engine if self.server.tasks is not None else None
+                if engine is not None:  # its Redis connections, before the store's
+                    await engine.close()
                 await self.store.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return

@@ -8,6 +8,7 @@ order. The hash layout is store/tasks.py's.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from . import StoreUnavailable
@@ -50,6 +51,27 @@ _END_IF_LOST = (
     + "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return 1"
 )
 
+# KEYS: the new task's hash, its owner's set of tasks (ids scored by creation).
+# ARGV: cap, ttl (ms), now (ms), the tasks' key prefix, the task id, then field, value
+# pairs. An owner's task stops counting once finished or gone (then dropped from the set)
+# or lost (its lease run out: kept, since a rerun may bring it back).
+_CREATE_WITHIN = (
+    "local active = 0 "
+    "for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do "
+    "local k = ARGV[4] .. id "
+    "local s = redis.call('HGET', k, 'status') "
+    "if s == false or s == 'completed' or s == 'failed' or s == 'cancelled' then "
+    "redis.call('ZREM', KEYS[2], id) "
+    "elseif tonumber(redis.call('HGET', k, 'lease') or '0') >= tonumber(ARGV[3]) then "
+    "active = active + 1 end end "
+    "if active >= tonumber(ARGV[1]) then return 0 end "
+    "for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end "
+    "redis.call('PEXPIRE', KEYS[1], ARGV[2]) "
+    "redis.call('ZADD', KEYS[2], ARGV[3], ARGV[5]) "
+    "if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then "
+    "redis.call('PEXPIRE', KEYS[2], ARGV[2]) end return 1"
+)
+
 
 # The session's index of task ids (a sorted set by creation time), kept as long as its
 # longest-lived task. KEYS: the index; ARGV: score, id, ttl (ms).
@@ -75,6 +97,7 @@ class RedisTaskStore(TaskStore):
                 ("cancel", _CANCEL),
                 ("lost", _END_IF_LOST),
                 ("index", _INDEX),
+                ("create_within", _CREATE_WITHIN),
             )
         }
 
@@ -111,6 +134,17 @@ class RedisTaskStore(TaskStore):
                     pipe.exists(self._key(_text(task_id)))
                 alive = await pipe.execute()
         return [_text(t) for t, there in zip(ids, alive, strict=True) if there]
+
+    async def create_within(
+        self, task_id: str, fields: dict[str, str], ttl_ms: int, owner: str, cap: int
+    ) -> bool:
+        # The owner's set is named by a digest: an owner (issuer and subject) may hold
+        # any characters, a key had better not.
+        held = self._store.prefix + "task-owner:" + hashlib.sha256(owner.encode()).hexdigest()
+        args = [str(cap), str(ttl_ms), str(now_ms()), self._prefix, task_id, *_pairs(fields)]
+        with self._store._unavailable():
+            script = self._scripts["create_within"]
+            return bool(await script(keys=[self._key(task_id), held], args=args))
 
     async def read(self, task_id: str) -> dict[str, str] | None:
         with self._store._unavailable():

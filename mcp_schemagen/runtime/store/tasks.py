@@ -49,6 +49,14 @@ class TaskStore:
         """The ids of the tasks created in ``session``, oldest first (some maybe expired)."""
         raise NotImplementedError
 
+    async def create_within(
+        self, task_id: str, fields: dict[str, str], ttl_ms: int, owner: str, cap: int
+    ) -> bool:
+        """Create the task unless ``owner`` has ``cap`` tasks already that are neither
+        finished nor lost (their lease run out), counted across every worker on this
+        store (False then): the bound on one principal's tasks that run elsewhere."""
+        raise NotImplementedError
+
     async def read(self, task_id: str) -> dict[str, str] | None:
         raise NotImplementedError
 
@@ -77,6 +85,7 @@ class MemoryTaskStore(TaskStore):
         self._records: dict[str, dict[str, str]] = {}
         self._expires: dict[str, float] = {}
         self._sessions: dict[str, list[str]] = {}  # session key -> its task ids, in order
+        self._held: dict[str, set[str]] = {}  # create_within's tasks, by owner
 
     def _live(self, task_id: str) -> dict[str, str] | None:
         record = self._records.get(task_id)
@@ -111,6 +120,22 @@ class MemoryTaskStore(TaskStore):
 
     async def of_session(self, session: str) -> list[str]:
         return [t for t in self._sessions.get(session, ()) if self._live(t) is not None]
+
+    async def create_within(
+        self, task_id: str, fields: dict[str, str], ttl_ms: int, owner: str, cap: int
+    ) -> bool:
+        held = self._held.setdefault(owner, set())
+        now = now_ms()
+        for other in list(held):
+            record = self._live(other)
+            if record is None or record.get("status") in TERMINAL:
+                held.discard(other)
+        active = sum(int(self._records[other].get("lease", "0")) >= now for other in held)
+        if active >= cap:
+            return False
+        await self.create(task_id, fields, ttl_ms)
+        held.add(task_id)
+        return True
 
     async def read(self, task_id: str) -> dict[str, str] | None:
         record = self._live(task_id)

@@ -70,9 +70,15 @@ def engine_installed() -> bool:
     return find_spec("taskiq") is not None and find_spec("taskiq_redis") is not None
 
 
-def make_broker(redis_url: str, prefix: str) -> Any:
+def make_broker(redis_url: str, prefix: str, *, listening: bool = False) -> Any:
     """taskiq's broker on ``redis_url``: a Redis list as the queue (each message taken by
-    one worker, never redelivered: a run lost with its worker is our lease's to end)."""
+    one worker, never redelivered: a run lost with its worker is our lease's to end).
+
+    ``listening``: a task worker's, which waits on the queue with a BRPOP that blocks
+    until a message comes. redis 8's default 5 s socket timeout would end that wait with
+    a TimeoutError, and with it the worker and every task it runs, after 5 s with nothing
+    new on the queue; so its reads wait without a timeout (TCP keepalive notices a
+    connection gone dead)."""
     try:
         from taskiq_redis import ListQueueBroker
     except ImportError as exc:
@@ -80,7 +86,10 @@ def make_broker(redis_url: str, prefix: str) -> Any:
             f"{ENV_TASK_ENGINE}=taskiq needs taskiq and taskiq-redis ({exc}): install the "
             "server's tasks extra (pip install 'PACKAGE[tasks]')"
         ) from None
-    return ListQueueBroker(redis_url, queue_name=prefix + QUEUE_SUFFIX)
+    waits: dict[str, Any] = {"socket_timeout": None, "socket_keepalive": True}
+    return ListQueueBroker(
+        redis_url, queue_name=prefix + QUEUE_SUFFIX, **(waits if listening else {})
+    )
 
 
 def principal_fields(principal: Principal | None) -> dict[str, Any] | None:

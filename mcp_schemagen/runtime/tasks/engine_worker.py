@@ -107,7 +107,7 @@ async def _serve(server: Served, url: str, concurrency: int, package: str) -> No
     runner.store = RedisTaskStore(store)
     await store.start()
     try:
-        broker = make_broker(url, store.prefix)
+        broker = make_broker(url, store.prefix, listening=True)
     except EngineMissing:
         sys.exit(missing_engine(package))
     broker.is_worker_process = True

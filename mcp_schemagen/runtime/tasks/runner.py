@@ -139,21 +139,43 @@ class TaskRunner:
         kwargs: Mapping[str, Any],
         request: RequestContext,
     ) -> bytes:
+        if self.engine is not None and request.revision.stateless:
+            return await self._queue(self.engine, tool, settings, request)
         try:
             record, channel = await self.new_task(tool, settings, request)
         except RpcError as failure:  # past a bound
             return jsonrpc.error(request.id, failure)
-        if self.engine is not None and request.revision.stateless:
-            self._owners.pop(channel.task_id, None)  # an engine worker runs it, not this one
-            arguments = request.params.get("arguments") or {}
-            await self.engine.enqueue(channel.task_id, tool.name, arguments, request)
-            return jsonrpc.result(request.id, create_result(record, self.stamp))
         # The call's own request, on a session of its own: the tools/call is answered,
         # so its notifications (progress, log) have nowhere to go (the extension sends
         # none on tasks) and nothing else shares its id.
         alone = request._replace(id="task:" + channel.task_id, session=Session())
         work = outcome_of(lambda: run_call(tool, kwargs, tool.name, alone, channel, self.stamp))
         self.supervise(channel, asyncio.ensure_future(work))
+        return jsonrpc.result(request.id, create_result(record, self.stamp))
+
+    async def _queue(
+        self,
+        engine: TaskiqEngine,
+        tool: DispatchTool,
+        settings: TaskSettings,
+        request: RequestContext,
+    ) -> bytes:
+        """Store a task an engine worker runs (tasks/engine.py), then put it on the queue.
+        It runs elsewhere, so its principal's tasks, queued and running, are counted in
+        the store across every server process, not in this one."""
+        task_id, owner = new_task_id(), owner_of(request)
+        arguments = request.params.get("arguments") or {}
+        record = new_record(
+            task_id, owner, tool.name, settings.ttl_ms, settings.poll_interval_ms,
+            now_ms() + self.lease_ms, arguments if settings.rerun_if_lost else None,
+        )  # fmt: skip
+        if not owner:  # no principal to count: the queue's bound and the workers' hold
+            await self.store.create(task_id, record, settings.ttl_ms)
+        elif not await self.store.create_within(
+            task_id, record, settings.ttl_ms, owner, self.max_per_principal
+        ):
+            return jsonrpc.error(request.id, self._too_many_of_yours("are queued or running"))
+        await engine.enqueue(task_id, tool.name, arguments, request)
         return jsonrpc.result(request.id, create_result(record, self.stamp))
 
     def supervise(
@@ -181,13 +203,16 @@ class TaskRunner:
                 " (MCP_TASK_MAX_RUNNING); try again when some have finished",
             )
         if owner and sum(o == owner for o in self._owners.values()) >= self.max_per_principal:
-            raise RpcError(
-                TOO_MANY_TASKS,
-                f"Too many tasks of yours: {self.max_per_principal} are running"
-                " (MCP_TASK_MAX_PER_PRINCIPAL); try again when some have finished",
-            )
+            raise self._too_many_of_yours("are running")
         self._owners[task_id] = owner
         return owner
+
+    def _too_many_of_yours(self, state: str) -> RpcError:
+        return RpcError(
+            TOO_MANY_TASKS,
+            f"Too many tasks of yours: {self.max_per_principal} {state}"
+            " (MCP_TASK_MAX_PER_PRINCIPAL); try again when some have finished",
+        )
 
     def _done(self, task_id: str) -> None:
         self.running.pop(task_id, None)
