@@ -8,6 +8,9 @@ the tasks extension's (tests/runtime/data/ext-tasks-schema.json):
   the task created, answered and finished at worker A; each status written at A reaches
   the stream at B (through the store's pub/sub), and a client without the extension is
   refused with -32021.
+
+(A status written by a task worker of ``--task-engine taskiq`` reaching a stream held at
+the server: tests/e2e/test_tasks_engine.py, with that deployment.)
 """
 
 from __future__ import annotations
