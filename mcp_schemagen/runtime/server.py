@@ -136,6 +136,8 @@ class Server:
             hub = self.subscriptions.hub
             self.tasks.store.on_status = lambda task_id: hub.announce((TASK, task_id))
             self.subscriptions.task_status = self.tasks.status_notice
+            self.tasks.hear = hub.attach  # a 2025-11-25 tasks/result hears its task
+            self.subscriptions.session_task_status = self._session_task_status
             self.tasks.tools = self.tools
             self.calls.as_task = self.tasks.offer
         self._seal = seal
@@ -232,6 +234,13 @@ class Server:
         return await reply
 
     # ----------------------------------------------------------------- routing
+
+    async def _session_task_status(self, task_id: str, session_id: str) -> bytes | None:
+        """2025-11-25's status notification of a task for its session's GET stream."""
+        from .tasks.session_status import for_get_stream
+
+        assert self.tasks is not None
+        return await for_get_stream(self.tasks.store, task_id, session_id)
 
     @cached_property
     def methods(self) -> dict[str, Callable[[RequestContext], Reply]]:

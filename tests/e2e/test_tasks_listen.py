@@ -126,21 +126,28 @@ def test_stdio_a_listener_hears_each_status_of_its_task(project: Path, tmp_path:
         talk.kill()
 
 
-class Stream:
-    """A ``subscriptions/listen`` held open over HTTP; its SSE messages, as they come."""
+LISTEN_HEADERS = {
+    "Content-Type": "application/json",
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": STATELESS,
+    "Mcp-Method": "subscriptions/listen",
+}
 
-    def __init__(self, url: str, body: dict[str, Any]) -> None:
+
+class Stream:
+    """An SSE stream held open over HTTP (a ``subscriptions/listen``, or with ``body``
+    None a session's GET stream); its messages, as they come."""
+
+    def __init__(
+        self, url: str, body: dict[str, Any] | None, headers: dict[str, str] = LISTEN_HEADERS
+    ) -> None:
         parts = urlsplit(url)
         self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-            "MCP-Protocol-Version": STATELESS,
-            "Mcp-Method": "subscriptions/listen",
-        }
-        self.connection.request("POST", parts.path, json.dumps(body).encode(), headers)
+        method, payload = ("GET", None) if body is None else ("POST", json.dumps(body).encode())
+        self.connection.request(method, parts.path, payload, headers)
         self.response = self.connection.getresponse()
         self.messages: list[dict[str, Any]] = []
+        self.method = "notifications/tasks"  # the status notifications it waits for
         if self.response.getheader("content-type", "").startswith("text/event-stream"):
             threading.Thread(target=self._read, daemon=True).start()
         else:
@@ -158,7 +165,7 @@ class Stream:
             mine = [
                 m["params"]
                 for m in list(self.messages)
-                if m.get("method") == "notifications/tasks" and m["params"]["taskId"] == task_id
+                if m.get("method") == self.method and m["params"]["taskId"] == task_id
             ]
             if any(n["status"] == status for n in mine):
                 return mine

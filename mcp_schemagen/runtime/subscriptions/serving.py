@@ -82,6 +82,9 @@ class Subscriptions:
         self.stamp = stamp
         self.hub = Hub()
         self.task_status: TaskStatus | None = None
+        # A task's 2025-11-25 notifications/tasks/status for a session's GET stream (task
+        # id, session id; None: not the session's to hear): set by a server with tasks.
+        self.session_task_status: Callable[[str, str], Awaitable[bytes | None]] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
