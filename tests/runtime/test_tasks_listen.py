@@ -145,3 +145,22 @@ async def test_task_ids_need_the_extension_and_an_array_of_ids() -> None:
     assert bad["error"]["code"] == -32602
     assert "taskIds must be an array" in bad["error"]["message"]
     await srv.subscriptions.stop()
+
+
+@run
+async def test_tasks_alone_serve_listen_but_not_resources_subscribe() -> None:
+    """A server whose project switches no subscriptions on still serves
+    subscriptions/listen for its tasks, and nothing it does not declare."""
+    from tests.runtime.test_tasks_2025 import SessionClient
+
+    srv = server()
+    srv.subscriptions.start(None)
+    legacy = SessionClient(srv)
+    opened = await legacy.open()
+    assert "subscribe" not in opened["capabilities"].get("resources", {})
+    refused = await legacy.request("resources/subscribe", uri="file:///x")
+    assert refused["error"]["code"] == -32601, refused
+    listening = Listener(srv, WITH_TASKS, "l3").listen([])
+    assert not isinstance(listening, bytes)  # served: the stream stays open
+    await srv.subscriptions.stop()
+    assert orjson.loads(await asyncio.wait_for(listening, 5))["result"]["resultType"] == "complete"

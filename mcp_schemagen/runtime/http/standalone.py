@@ -39,7 +39,7 @@ class StandaloneStreams:
 
     @property
     def enabled(self) -> bool:
-        return self.subscriptions.enabled
+        return self.subscriptions.carries
 
     def end(self, session_id: str) -> None:
         """End the session's stream in this worker, if it has one (the session ended)."""

@@ -78,7 +78,11 @@ class Subscriptions:
             )
         self.list_changed = kinds
         self.subscribe = subscribe
-        self.enabled = bool(kinds) or subscribe or tasks
+        self.enabled = bool(kinds) or subscribe  # the project's subscriptions: declared
+        # Notices are carried (the hub bound, the GET stream served) for those and for
+        # tasks, whose status listeners hear (subscriptions/listen, and 2025-11-25's GET
+        # stream); tasks serve subscriptions/listen only, not resources/subscribe.
+        self.carries = self.enabled or tasks
         self.stamp = stamp
         self.hub = Hub()
         self.task_status: TaskStatus | None = None
@@ -91,7 +95,7 @@ class Subscriptions:
     def start(self, store: Store | None) -> None:
         """The transport serves on the running loop: notices announced in this process
         (``announce.py``) travel through ``store`` (None: this process only)."""
-        if self.enabled:
+        if self.carries:
             self.hub.bind(store)
             serving(self.hub)
 
