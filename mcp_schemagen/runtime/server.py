@@ -30,6 +30,7 @@ from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, Revision
 from .registry import PublishedForms, ToolEntry
 from .session import Session
 from .session.request import RequestContext
+from .subscriptions.notices import TASK
 from .subscriptions.serving import Subscriptions
 from .tasks.settings import ALL_TASK_METHODS, TaskSettings, task_settings
 
@@ -87,12 +88,13 @@ class Server:
         # Change notifications (runtime/subscriptions/): a kind's only when the server has
         # that kind (tools it always has), resource subscriptions only with resources.
         has = {"tools": True, "prompts": bool(prompts), "resources": bool(resources)}
+        task_settings = _task_settings(tools)
         self.subscriptions = Subscriptions(
             list_changed=[k for k in list_changed if has.get(k, True)],  # unknown: refused there
             subscribe=subscribe and bool(resources),
             stamp={},
+            tasks=bool(task_settings),
         )
-        task_settings = _task_settings(tools)
         self.negotiation = Negotiation(
             revisions,
             name=name,
@@ -130,6 +132,12 @@ class Server:
             from .tasks.serving import Tasks  # loaded only by a server with task tools
 
             self.tasks = Tasks(task_settings, stamp)
+            # A status written anywhere is heard by every worker's listen streams.
+            hub = self.subscriptions.hub
+            self.tasks.store.on_status = lambda task_id: hub.announce((TASK, task_id))
+            self.subscriptions.task_status = self.tasks.status_notice
+            self.tasks.hear = hub.attach  # a 2025-11-25 tasks/result hears its task
+            self.subscriptions.session_task_status = self._session_task_status
             self.tasks.tools = self.tools
             self.calls.as_task = self.tasks.offer
         self._seal = seal
@@ -226,6 +234,13 @@ class Server:
         return await reply
 
     # ----------------------------------------------------------------- routing
+
+    async def _session_task_status(self, task_id: str, session_id: str) -> bytes | None:
+        """2025-11-25's status notification of a task for its session's GET stream."""
+        from .tasks.session_status import for_get_stream
+
+        assert self.tasks is not None
+        return await for_get_stream(self.tasks.store, task_id, session_id)
 
     @cached_property
     def methods(self) -> dict[str, Callable[[RequestContext], Reply]]:

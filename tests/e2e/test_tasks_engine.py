@@ -307,3 +307,26 @@ def test_uvicorn_workers_of_one_server_all_hand_tasks_to_the_engine(
             done = until(url, task_id, "completed", "failed")
             expected = f"computed after 0.1 s (pid {worker.pid})"
             assert done["result"]["content"][0]["text"] == expected, done
+
+
+def test_a_status_written_by_an_engine_worker_reaches_the_servers_stream(
+    deployment: Deployment,
+) -> None:
+    """notifications/tasks on a listen stream at the server (tests/e2e/test_tasks_listen.py)."""
+    from tests.e2e.test_tasks_listen import WITH_TASKS, Stream, check, listen_body
+
+    url = deployment.url
+    with task_worker(deployment):
+        task_id = create(url, "confirm_delete", {"filename": "z.txt"})
+        stream = Stream(url, listen_body([task_id], WITH_TASKS, "watch-engine"))
+        try:
+            stream.until(task_id, "input_required")
+            answer = {"confirm": {"action": "accept", "content": {"confirm": True}}}
+            request(url, "tasks/update", {"taskId": task_id, "inputResponses": answer})
+            # completed is written by the task worker alone: its notice crossed to the server
+            done = stream.until(task_id, "completed")[-1]
+            assert done["result"]["content"][0]["text"] == "deleted z.txt"
+            for message in stream.messages:
+                check(message)
+        finally:
+            stream.close()

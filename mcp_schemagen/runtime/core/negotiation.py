@@ -42,6 +42,7 @@ class Declares(Protocol):
 
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+LISTEN = "subscriptions/listen"
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 
 # The revision a request is answered in, its ``_meta`` (None when absent or not an object)
@@ -122,6 +123,8 @@ class Negotiation:
         # revision its own (Revision.task_methods).
         self._tasks = tasks
         self._apps = apps  # views of the MCP Apps extension (runtime/apps.py)
+        if tasks:  # a task's status is heard on subscriptions/listen (SEP-2663)
+            self.methods = self.methods.union(*(r.subscription_methods & {LISTEN} for r in chosen))
         if tasks:
             self.methods = self.methods.union(*(r.task_methods for r in chosen))
         # The Skills extension's methods when the project has skills (runtime/skills/).
@@ -224,6 +227,7 @@ class Negotiation:
             or method in self._resource_methods
             or (self._subscriptions is not None and method in revision.subscription_methods)
             or (self._tasks and method in revision.task_methods)
+            or (self._tasks and method == LISTEN and method in revision.subscription_methods)
             or (self._skills and method in revision.skill_methods)
         )
 

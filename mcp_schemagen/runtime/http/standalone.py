@@ -1,5 +1,6 @@
 """The GET stream of a Streamable HTTP session (2025-03-26 to 2025-11-25): what the
-server sends the session outside any call, here its change notifications.
+server sends the session outside any call, here its change notifications and the status
+notifications of its 2025-11-25 tasks (tasks/session_status.py).
 
 A session opens it with ``GET`` (no ``Last-Event-ID``), once initialized, at whichever
 worker the balancer picks; that worker delivers every notice the hub offers it that the
@@ -18,7 +19,7 @@ import contextlib
 from typing import Any
 
 from ..store import Store, StoreUnavailable
-from ..subscriptions.notices import Notice, notification
+from ..subscriptions.notices import TASK, Notice, notification
 from ..subscriptions.serving import Subscriptions
 from .endpoint import HttpRequest
 from .stream import SSE_HEADERS, sse_event
@@ -38,7 +39,7 @@ class StandaloneStreams:
 
     @property
     def enabled(self) -> bool:
-        return self.subscriptions.enabled
+        return self.subscriptions.carries
 
     def end(self, session_id: str) -> None:
         """End the session's stream in this worker, if it has one (the session ended)."""
@@ -104,6 +105,10 @@ class StandaloneStreams:
         uris = await self.store.subscriptions_of(session_id)
         if uris is None:
             raise _SessionEnded
+        kind, task_id = notice
+        if kind == TASK:  # a 2025-11-25 task of the session changed status (tasks/)
+            status = self.subscriptions.session_task_status
+            return None if status is None or task_id is None else await status(task_id, session_id)
         if not self.subscriptions.wants(notice, uris):
             return None
         return notification(notice)

@@ -154,16 +154,24 @@ class RedisTaskStore(TaskStore):
         return {_text(k): _text(v) for k, v in raw.items()}
 
     async def write(self, task_id: str, fields: dict[str, str], *, clear_questions: bool) -> bool:
-        return await self._run("write", task_id, ["1" if clear_questions else "0", *_pairs(fields)])
+        args = ["1" if clear_questions else "0", *_pairs(fields)]
+        written = await self._run("write", task_id, args)
+        if written and "status" in fields:
+            self.changed(task_id)
+        return written
 
     async def answer(self, task_id: str, answers: dict[str, str], updated_at: str) -> None:
-        await self._run("answer", task_id, [updated_at, *_pairs(answers)])
+        if await self._run("answer", task_id, [updated_at, *_pairs(answers)]):
+            self.changed(task_id)  # maybe working again: a listener reads what it is now
 
     async def request_cancel(self, task_id: str) -> None:
         await self._run("cancel", task_id, [])
 
     async def end_if_lost(self, task_id: str, fields: dict[str, str], now: int) -> bool:
-        return await self._run("lost", task_id, [str(now), *_pairs(fields)])
+        ended = await self._run("lost", task_id, [str(now), *_pairs(fields)])
+        if ended:
+            self.changed(task_id)
+        return ended
 
 
 def _pairs(fields: dict[str, str]) -> list[str]:

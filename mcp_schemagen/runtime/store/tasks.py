@@ -26,6 +26,7 @@ ids whose record expired are skipped when it is read.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
@@ -37,7 +38,17 @@ def now_ms() -> int:
 
 class TaskStore:
     """The operations tasks need; ``MemoryTaskStore`` for one process,
-    ``RedisTaskStore`` (store/redis_tasks.py) for every worker on one Redis."""
+    ``RedisTaskStore`` (store/redis_tasks.py) for every worker on one Redis.
+
+    ``on_status`` (set by the server) hears the id of every task whose status a write
+    may have changed, so status notifications go out whoever wrote it (any write site,
+    any worker, a task worker of an engine)."""
+
+    on_status: Callable[[str], object] | None = None
+
+    def changed(self, task_id: str) -> None:
+        if self.on_status is not None:
+            self.on_status(task_id)
 
     async def create(
         self, task_id: str, fields: dict[str, str], ttl_ms: int, session: str = ""
@@ -149,6 +160,8 @@ class MemoryTaskStore(TaskStore):
             for key in [k for k in record if k.startswith("q:")]:
                 del record[key]
         record.update(fields)
+        if "status" in fields:
+            self.changed(task_id)
         return True
 
     async def answer(self, task_id: str, answers: dict[str, str], updated_at: str) -> None:
@@ -162,6 +175,7 @@ class MemoryTaskStore(TaskStore):
             record["status"] = "working"
             record.pop("statusMessage", None)
             record["lastUpdatedAt"] = updated_at
+            self.changed(task_id)
 
     async def request_cancel(self, task_id: str) -> None:
         record = self._live(task_id)

@@ -1,7 +1,8 @@
 """What a change is, and how each listener hears of it.
 
-A notice is ``(kind, uri)``: kind ``"updated"`` with the resource's URI, or one of
-``LIST_KINDS`` (its list changed) with ``None``. Between workers it travels as the JSON
+A notice is ``(kind, uri)``: kind ``"updated"`` with the resource's URI, one of
+``LIST_KINDS`` (its list changed) with ``None``, or ``"task"`` with a task's id (its
+status changed: a listener reads the task itself, so the notice carries nothing of it). Between workers it travels as the JSON
 array ``[kind, uri]``.
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 import orjson
 
 UPDATED = "updated"
+TASK = "task"
 LIST_KINDS: tuple[str, ...] = ("tools", "prompts", "resources")
 META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"  # 2026-07-28
 
@@ -28,7 +30,7 @@ def decode(raw: bytes) -> Notice | None:
         kind, uri = orjson.loads(raw)
     except (orjson.JSONDecodeError, TypeError, ValueError):
         return None
-    if kind == UPDATED and type(uri) is str:
+    if kind in (UPDATED, TASK) and type(uri) is str:
         return (kind, uri)
     if kind in LIST_KINDS and uri is None:
         return (kind, None)

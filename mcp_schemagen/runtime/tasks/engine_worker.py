@@ -14,6 +14,7 @@ runs again, ``"onLost": "rerun"``) exactly as for a server worker that died.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -38,6 +39,8 @@ from .runner import TaskRunner, cancelled, outcome_of
 
 if TYPE_CHECKING:
     import argparse
+
+    from ..store.redis_store import RedisStore
 
 
 class Served(Protocol):
@@ -105,6 +108,7 @@ async def _serve(server: Served, url: str, concurrency: int, package: str) -> No
         )
     store = RedisStore(url)
     runner.store = RedisTaskStore(store)
+    runner.store.on_status = _announcer(store)
     await store.start()
     try:
         broker = make_broker(url, store.prefix, listening=True)
@@ -132,6 +136,27 @@ async def _serve(server: Served, url: str, concurrency: int, package: str) -> No
     finally:
         await broker.shutdown()
         await store.close()
+
+
+def _announcer(store: RedisStore) -> Callable[[str], None]:
+    """Tell the servers' workers that a task's status changed here (the store's pub/sub,
+    as their own hubs do), so their ``subscriptions/listen`` streams hear of it; a
+    notice lost while Redis is away costs only a notification: polling still tells."""
+    from ..store import StoreUnavailable
+    from ..subscriptions.notices import TASK, encode
+
+    sending: set[asyncio.Task[None]] = set()
+
+    async def publish(task_id: str) -> None:
+        with contextlib.suppress(StoreUnavailable):
+            await store.publish_notice(encode((TASK, task_id)))
+
+    def announce(task_id: str) -> None:
+        job = asyncio.ensure_future(publish(task_id))
+        sending.add(job)  # kept until done: a task nobody holds may be collected
+        job.add_done_callback(sending.discard)
+
+    return announce
 
 
 async def _unanswered(url: str) -> str | None:

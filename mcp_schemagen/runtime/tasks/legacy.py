@@ -36,9 +36,9 @@ from ..session import Session
 from ..session.request import RequestContext
 from ..store import StoreUnavailable
 from ..store.tasks import TaskStore
-from .records import core_of, finished, is_finished, timestamp
-from .records import task_of as shared_task_of
+from .records import finished, is_finished, timestamp
 from .runner import CANCELLED_MESSAGE, TaskRunner, outcome_of, session_of, store_guarded
+from .session_status import STATUS_NOTIFICATION, ResultStream, status_message, task_of
 from .settings import TaskSettings
 
 if TYPE_CHECKING:
@@ -46,18 +46,9 @@ if TYPE_CHECKING:
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 LIST_PAGE_SIZE = 50  # tasks per tasks/list page
-STATUS_NOTIFICATION = "notifications/tasks/status"
+__all__ = ["STATUS_NOTIFICATION", "offer", "route", "task_of"]
 # How often tasks/result looks whether a task finished (it may run on another worker).
 RESULT_POLL_SECONDS = 0.1
-
-
-def task_of(record: Mapping[str, str]) -> dict[str, Any]:
-    """2025-11-25's ``Task``: the shape the extension's shares, its lifetimes named ``ttl``
-    and ``pollInterval`` (milliseconds too)."""
-    return {_LEGACY_NAMES.get(key, key): value for key, value in shared_task_of(record).items()}
-
-
-_LEGACY_NAMES = {"ttlMs": "ttl", "pollIntervalMs": "pollInterval"}
 
 
 def offer(
@@ -110,20 +101,17 @@ async def _create(
 
 
 # The sessions of the tasks/result requests waiting in this worker, by task id: over HTTP
-# each has the request's own stream open, where the task's status notifications can go.
+# each has the request's own stream open, where the task's questions can go.
 _WAITING: dict[str, list[Session]] = {}
 
 
 def announce(session: Session, record: Mapping[str, str]) -> None:
     """``notifications/tasks/status`` of the task's state now, to the session that created
-    it (the requester: a task is bound to its session), on its stream (stdio) and on the
-    stream of each of its tasks/result requests waiting in this worker (HTTP, where the
-    answered tools/call left no stream of its own)."""
-    message = jsonrpc.notification(STATUS_NOTIFICATION, task_of(record))
-    session.send(message)
-    for waiting in _WAITING.get(core_of(record)["taskId"], ()):
-        if waiting is not session:
-            waiting.send(message)
+    it (the requester: a task is bound to its session), on its one stream (stdio). Over
+    HTTP the answered tools/call left no stream: the store's notice of the change reaches
+    the session's stream wherever it is held (session_status.py)."""
+    if not session.call_scoped:
+        session.send(status_message(record))
 
 
 class _Related:
@@ -242,17 +230,26 @@ async def _result(tasks: TaskRunner, request: RequestContext, task_id: str) -> b
     """What the call would have answered, once the task is finished."""
     waiting = _WAITING.setdefault(task_id, [])
     waiting.append(request.session)
+    statuses: ResultStream | None = None
     try:
         record = await tasks.record(request, task_id)
+        if request.session.call_scoped and not is_finished(record):
+            # HTTP: this request's stream carries the task's status notifications.
+            statuses = ResultStream(tasks.store, tasks.hear, request.session, task_id)
+            await statuses.start()
         while not is_finished(record):
             await asyncio.sleep(RESULT_POLL_SECONDS)
             record = await tasks.record(request, task_id)
+        if statuses is not None:
+            statuses.send(record)  # the terminal status before the result, once
     except RpcError as failure:
         return jsonrpc.error(request.id, failure)
     finally:
         waiting.remove(request.session)
         if not waiting:
             _WAITING.pop(task_id, None)
+        if statuses is not None:
+            await statuses.stop()
     related = {RELATED_TASK: {"taskId": task_id}}
     if record["status"] == "completed":
         result = orjson.loads(record["result"])

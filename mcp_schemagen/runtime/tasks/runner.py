@@ -45,6 +45,7 @@ from .settings import TaskSettings
 
 if TYPE_CHECKING:
     from .engine import TaskiqEngine
+    from .session_status import Attach
 
 LEASE_SECONDS = float(os.environ.get("MCP_TASK_LEASE_SECONDS", "10"))
 # Bounds on the tasks one worker runs at once, and one principal's among them.
@@ -99,6 +100,9 @@ class TaskRunner:
         # With --task-engine: tasks are put on its queue and run by engine workers
         # (tasks/engine.py); None: run here.
         self.engine: TaskiqEngine | None = None
+        # Offers every store notice heard by this worker (the subscriptions hub's attach,
+        # set by the server): a tasks/result hears its task's status changes by it.
+        self.hear: Attach | None = None
 
     def start(
         self,

@@ -158,5 +158,18 @@ class Tasks(TaskRunner):
                 await self.store.write(task_id, cancelled(), clear_questions=True)
         return self._ack(request)
 
+    async def status_notice(self, request: RequestContext, task_id: str) -> dict[str, Any] | None:
+        """The params of ``notifications/tasks`` for a listener (``request``: its
+        ``subscriptions/listen``): the task as ``tasks/get`` would answer it now, as
+        SEP-2663 asks; None when the task is not the listener's (another principal's,
+        unknown, expired), exactly where tasks/get would answer "Task not found"."""
+        try:
+            record = await self.record(request, task_id)
+        except RpcError:
+            return None
+        task = detailed(record, {})
+        del task["resultType"], task["_meta"]  # a result's fields, not a notification's
+        return task
+
     def _ack(self, request: RequestContext) -> bytes:
         return jsonrpc.result(request.id, {"resultType": "complete", "_meta": self.stamp})

@@ -25,7 +25,9 @@ def task_store_for(store: Store) -> TaskStore:
 def attach(tasks: TaskRunner, store: Store, engine: str | None) -> None:
     """Give ``tasks`` the task store beside ``store`` and, with ``--task-engine``, the
     engine its tasks are handed to (imported only then: taskiq stays unloaded)."""
+    on_status = tasks.store.on_status  # status notifications (server.py) go on
     tasks.store = task_store_for(store)
+    tasks.store.on_status = on_status
     if engine:
         from .engine import engine_for
 
