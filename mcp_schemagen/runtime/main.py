@@ -348,7 +348,10 @@ def serve_http(
 
         uvicorn.run(McpHttpApp(server, settings), **options)  # type: ignore[arg-type]
     else:
-        uvicorn.run(f"{package}.asgi:app", workers=workers, **options)  # type: ignore[arg-type]
+        # uvicorn's supervisor; its workers import uvicorn's serving modules, not its CLI
+        from .http.worker_processes import run_workers
+
+        run_workers(f"{package}.asgi:app", workers, options)
 
 
 def started_line(

@@ -1,0 +1,225 @@
+"""``--http --workers N``: uvicorn's supervisor, with worker processes that import only
+what serving uses.
+
+uvicorn starts each worker by unpickling its own objects (``uvicorn._subprocess``, the
+``Config``, a bound method of ``uvicorn.supervisors.multiprocess.Process``), so every
+worker runs the ``uvicorn`` package's ``__init__``, which imports ``uvicorn.main`` and with
+it click, and ``uvicorn.supervisors``, which imports watchfiles and anyio: about 3.5 MiB
+of RSS in each worker, none of it used to serve (issue 36).
+
+The supervisor here is still uvicorn's ``Multiprocess`` (signals, health checks, a dead
+worker replaced, SIGHUP, SIGTTIN and SIGTTOU), but each worker it starts begins at
+``serve_worker`` in this module, given plain settings (strings, numbers, dictionaries,
+the listening socket and the health-check pipe), and imports uvicorn's serving modules
+(``uvicorn.config``, ``uvicorn.server``, its protocols, lifespan and loop) under a
+``uvicorn`` package whose ``__init__`` runs only if something asks it for more than
+``Config`` and ``Server`` (``serving_modules_only``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import pickle
+import struct
+import sys
+import threading
+from collections.abc import Mapping
+from socket import socket
+from types import ModuleType
+from typing import Any, Protocol
+
+
+class _Started(Protocol):
+    """What the health check reads of uvicorn's ``Server``."""
+
+    @property
+    def started(self) -> bool: ...
+
+
+# What uvicorn's package __init__ exports that a worker's modules ask it for
+# (``from uvicorn import Config`` in uvicorn.lifespan.on), and where each really lives.
+_SERVING_NAMES = {"Config": "uvicorn.config", "Server": "uvicorn.server"}
+
+
+def run_workers(app: str, workers: int, options: Mapping[str, Any]) -> None:
+    """Serve ``app`` (an import string) with ``workers`` processes under uvicorn's
+    supervisor, as ``uvicorn.run(app, workers=workers, **options)`` does, each worker
+    started at ``serve_worker``. ``options`` are ``uvicorn.Config``'s keywords; a class
+    among them (the HTTP protocol) must be importable by its module and name."""
+    from multiprocessing import Pipe
+
+    from uvicorn.config import Config
+    from uvicorn.supervisors import multiprocess
+
+    spawn = _spawn()
+    plain = {key: _by_name(value) for key, value in options.items()}
+    config = Config(app, workers=workers, **plain)
+    supervisor_process = multiprocess.Process
+
+    class WorkerProcess(multiprocess.Process):
+        """uvicorn's handle on one worker (health checks, terminate, join), the worker
+        itself started at ``serve_worker`` rather than from pickled uvicorn objects."""
+
+        def __init__(self, config: Config, *rest: Any) -> None:
+            # uvicorn >= 0.30 passes (config, sockets), earlier ones (config, target, sockets)
+            sockets: list[socket] = rest[-1]
+            self.config = config
+            self._server = None
+            self.parent_conn, self.child_conn = Pipe()
+            self.process = spawn.Process(
+                target=serve_worker,
+                kwargs={
+                    "app": app,
+                    "options": plain,
+                    "sockets": sockets,
+                    "health": _InheritedFd(self.child_conn.fileno()),
+                    "stdin_fileno": _stdin_fileno(),
+                },
+            )
+
+    # Multiprocess makes its workers by this module-level name (at start, on SIGHUP and
+    # SIGTTIN, and when one dies): pointed at ours for the supervisor's run only.
+    multiprocess.Process = WorkerProcess  # type: ignore[misc,assignment]
+    try:
+        sock = config.bind_socket()
+        multiprocess.Multiprocess(config, sockets=[sock]).run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        multiprocess.Process = supervisor_process  # type: ignore[misc]
+        if config.uds and os.path.exists(config.uds):
+            os.remove(config.uds)
+
+
+def serve_worker(
+    app: str,
+    options: Mapping[str, Any],
+    sockets: list[socket],
+    health: int,
+    stdin_fileno: int | None,
+) -> None:
+    """A worker process's entry: uvicorn's server for ``app`` on the supervisor's sockets,
+    answering the supervisor's health checks on ``health``, as uvicorn's own worker does."""
+    serving_modules_only()
+    from uvicorn.config import Config
+    from uvicorn.server import Server
+
+    if stdin_fileno is not None:  # reattached, as uvicorn does for debuggers
+        sys.stdin = os.fdopen(stdin_fileno)
+    config = Config(app, **{**options, "workers": 1})  # sets up logging in this process
+    server = Server(config=config)
+    threading.Thread(target=_answer_health_checks, args=(health, server), daemon=True).start()
+    with contextlib.suppress(KeyboardInterrupt):  # the supervisor stops its workers itself
+        server.run(sockets)
+
+
+def serving_modules_only() -> None:
+    """Let ``uvicorn.*`` modules be imported without running the ``uvicorn`` package's
+    ``__init__`` (click, watchfiles): the package is made from its spec with nothing in it;
+    ``Config`` and ``Server`` asked of it come from their own modules, and any other name
+    runs the real ``__init__`` then, so nothing that needs it finds it missing. Does
+    nothing once uvicorn is imported, or where it is not installed."""
+    if "uvicorn" in sys.modules:
+        return
+    spec = importlib.util.find_spec("uvicorn")
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return
+    package = importlib.util.module_from_spec(spec)
+    loader = spec.loader
+
+    def complete(name: str) -> Any:
+        where = _SERVING_NAMES.get(name)
+        if where is not None:
+            return getattr(importlib.import_module(where), name)
+        del package.__getattr__  # run once: the real __init__ defines the rest
+        loader.exec_module(package)
+        return _attribute(package, name)
+
+    package.__getattr__ = complete  # type: ignore[method-assign]
+    sys.modules["uvicorn"] = package
+
+
+def _attribute(package: ModuleType, name: str) -> Any:
+    try:
+        return package.__dict__[name]
+    except KeyError:
+        raise AttributeError(f"module 'uvicorn' has no attribute {name!r}") from None
+
+
+def _answer_health_checks(health: int, server: _Started) -> None:
+    # uvicorn's ping: the worker answers whether its server has started (earlier
+    # supervisors only wait for an answer, whatever it is). The pipe's far end is a
+    # multiprocessing Connection; this end speaks its framing on the bare descriptor, so a
+    # worker does not import multiprocessing.connection (with tempfile, shutil, bz2 and
+    # lzma: about 0.9 MiB of RSS).
+    with contextlib.suppress(OSError, EOFError):
+        while True:
+            _receive_message(health)
+            _send_message(health, pickle.dumps(server.started))
+
+
+def _receive_message(fd: int) -> bytes:
+    """One message of a multiprocessing Connection: a signed 4-byte big-endian length
+    (-1: an unsigned 8-byte one follows), then that many bytes."""
+    (size,) = struct.unpack("!i", _read_exactly(fd, 4))
+    if size == -1:
+        (size,) = struct.unpack("!Q", _read_exactly(fd, 8))
+    return _read_exactly(fd, size)
+
+
+def _send_message(fd: int, message: bytes) -> None:
+    data = memoryview(struct.pack("!i", len(message)) + message)
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, size)
+        if not chunk:
+            raise EOFError("the supervisor closed the health-check pipe")
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+class _InheritedFd:
+    """A descriptor handed to a spawned worker, which gets a duplicate of it, as
+    multiprocessing hands over a Connection's; unpickled there as its number."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        from multiprocessing import reduction
+
+        return (_inherited, (reduction.DupFd(self.fd),))
+
+
+def _inherited(duplicate: Any) -> int:
+    fd: int = duplicate.detach()
+    return fd
+
+
+def _by_name(value: Any) -> Any:
+    """A class as ``module:name``, which uvicorn's Config imports in the worker itself."""
+    if isinstance(value, type):
+        return f"{value.__module__}:{value.__qualname__}"
+    return value
+
+
+def _stdin_fileno() -> int | None:
+    try:
+        return sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # no stdin (None) or one without a file
+        return None
+
+
+def _spawn() -> Any:
+    import multiprocessing
+
+    multiprocessing.allow_connection_pickling()  # the socket and the pipe go to the worker
+    return multiprocessing.get_context("spawn")
