@@ -167,3 +167,32 @@ def test_uvicorns_supervisor_still_checks_replaces_restarts_and_stops_its_worker
     supervisor.send_signal(signal.SIGTERM)
     assert supervisor.wait(timeout=20) == 0
     assert all(not Path(f"/proc/{pid}").exists() for pid in last)
+
+
+def test_uvicorns_package_init_runs_only_when_something_asks_for_more(example: Path) -> None:
+    """In a fresh interpreter: with ``serving_modules_only``, uvicorn's serving modules
+    import without its command line; ``from uvicorn import Config`` (uvicorn.lifespan.on
+    does it) still works without it; any other name (``uvicorn.run``) runs the real
+    ``__init__`` then, so code that needs it finds it."""
+    check = f"""
+import importlib.metadata, sys
+from {PACKAGE}._runtime.http.worker_processes import serving_modules_only
+serving_modules_only()
+import uvicorn.server, uvicorn.lifespan.on
+from uvicorn import Config
+import uvicorn.config
+assert Config is uvicorn.config.Config
+assert "uvicorn.main" not in sys.modules and "click" not in sys.modules, sorted(sys.modules)
+import uvicorn
+assert callable(uvicorn.run) and "uvicorn.main" in sys.modules
+assert uvicorn.__version__ == importlib.metadata.version("uvicorn")
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", check],
+        cwd=example,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stdout == "ok\n", done.stderr[-3000:]
