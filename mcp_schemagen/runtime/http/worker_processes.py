@@ -48,8 +48,6 @@ def run_workers(app: str, workers: int, options: Mapping[str, Any]) -> None:
     supervisor, as ``uvicorn.run(app, workers=workers, **options)`` does, each worker
     started at ``serve_worker``. ``options`` are ``uvicorn.Config``'s keywords; a class
     among them (the HTTP protocol) must be importable by its module and name."""
-    from multiprocessing import Pipe
-
     from uvicorn.config import Config
     from uvicorn.supervisors import multiprocess
 
@@ -63,11 +61,13 @@ def run_workers(app: str, workers: int, options: Mapping[str, Any]) -> None:
         itself started at ``serve_worker`` rather than from pickled uvicorn objects."""
 
         def __init__(self, config: Config, *rest: Any) -> None:
-            # uvicorn >= 0.30 passes (config, sockets), earlier ones (config, target, sockets)
+            # uvicorn's own __init__ first: the attributes its version's supervisor reads
+            # (its pipe, ready and failed flags...), whatever they are. Its arguments are
+            # (config, sockets) in recent releases, (config, target, sockets) in 0.30.
+            super().__init__(config, *rest)
             sockets: list[socket] = rest[-1]
-            self.config = config
-            self._server = None
-            self.parent_conn, self.child_conn = Pipe()
+            # Its process object, made but never started, is replaced by one that starts
+            # at serve_worker with the same pipe.
             self.process = spawn.Process(
                 target=serve_worker,
                 kwargs={
