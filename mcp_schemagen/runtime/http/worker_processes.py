@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import inspect
 import os
 import pickle
 import struct
@@ -84,13 +85,23 @@ def run_workers(app: str, workers: int, options: Mapping[str, Any]) -> None:
     multiprocess.Process = WorkerProcess  # type: ignore[misc,assignment]
     try:
         sock = config.bind_socket()
-        multiprocess.Multiprocess(config, sockets=[sock]).run()
+        _supervisor(multiprocess.Multiprocess, config, [sock]).run()
     except KeyboardInterrupt:
         pass
     finally:
         multiprocess.Process = supervisor_process  # type: ignore[misc]
         if config.uds and os.path.exists(config.uds):
             os.remove(config.uds)
+
+
+def _supervisor(supervisor: Any, config: Any, sockets: list[socket]) -> Any:
+    """uvicorn's Multiprocess: recent releases take (config, sockets); earlier ones in the
+    range (0.30) also a target, the server's run, which our workers do not use."""
+    if "target" in inspect.signature(supervisor).parameters:
+        from uvicorn.server import Server
+
+        return supervisor(config, target=Server(config=config).run, sockets=sockets)
+    return supervisor(config, sockets=sockets)
 
 
 def serve_worker(
@@ -108,7 +119,8 @@ def serve_worker(
 
     if stdin_fileno is not None:  # reattached, as uvicorn does for debuggers
         sys.stdin = os.fdopen(stdin_fileno)
-    config = Config(app, **{**options, "workers": 1})  # sets up logging in this process
+    settings = {key: _imported(value) for key, value in options.items()}
+    config = Config(app, **{**settings, "workers": 1})  # sets up logging in this process
     server = Server(config=config)
     threading.Thread(target=_answer_health_checks, args=(health, server), daemon=True).start()
     with contextlib.suppress(KeyboardInterrupt):  # the supervisor stops its workers itself
@@ -205,9 +217,24 @@ def _inherited(duplicate: Any) -> int:
 
 
 def _by_name(value: Any) -> Any:
-    """A class as ``module:name``, which uvicorn's Config imports in the worker itself."""
+    """A class as its ``module:name``, imported in the worker itself (``_imported``)."""
     if isinstance(value, type):
-        return f"{value.__module__}:{value.__qualname__}"
+        return _ClassName(f"{value.__module__}:{value.__qualname__}")
+    return value
+
+
+class _ClassName(str):
+    """A class named ``module:name`` among a worker's settings (a host is a string too)."""
+
+    __slots__ = ()
+
+
+def _imported(value: Any) -> Any:
+    """A class given as ``module:name`` (``_by_name``), imported: uvicorn 0.30 takes only
+    its own protocol names as strings."""
+    if isinstance(value, _ClassName):
+        module, _, name = value.partition(":")
+        return getattr(importlib.import_module(module), name)
     return value
 
 
