@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -61,6 +62,18 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def two_workers(example: Path, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    yield from recorded_server(example, tmp_path, "--workers", "2")
+
+
+@pytest.fixture
+def one_worker(example: Path, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    yield from recorded_server(example, tmp_path)
+
+
+def recorded_server(
+    example: Path, tmp_path: Path, *options: str
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``python -m PACKAGE --http OPTIONS``, every process recording its imports."""
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(RECORD_IMPORTS)
@@ -73,7 +86,7 @@ def two_workers(example: Path, tmp_path: Path) -> Iterator[tuple[subprocess.Pope
     port = free_port()
     with (tmp_path / "server.log").open("wb") as log:
         process = subprocess.Popen(
-            http_command(PACKAGE, port, "--workers", "2"),
+            http_command(PACKAGE, port, *options),
             cwd=example,
             env=environment,
             stdout=log,
@@ -133,11 +146,38 @@ def test_a_worker_imports_what_it_serves_with_and_not_uvicorns_command_line(
     workers = workers_of(supervisor.pid)
     assert len(workers) == 2
     modules = imports_by_process(tmp_path / "imports")
-    assert "uvicorn.main" in modules[supervisor.pid]  # the record is read right
+    assert "uvicorn.supervisors.multiprocess" in modules[supervisor.pid]  # read right
     for worker in workers:
         assert "uvicorn.server" in modules[worker]  # it serves with uvicorn's server
         assert sorted(m for m in NOT_IN_A_WORKER if m in modules[worker]) == [], worker
     assert any("jsonschema_rs" in modules[worker] for worker in workers)  # it answered
+
+
+def test_one_worker_serves_in_its_own_process_without_uvicorns_command_line(
+    one_worker: tuple[subprocess.Popen[bytes], str], tmp_path: Path
+) -> None:
+    server, url = one_worker
+    call_divide(url, 4)
+    modules = imports_by_process(tmp_path / "imports")[server.pid]
+    assert "uvicorn.server" in modules and "jsonschema_rs" in modules
+    # It parsed its options itself (argparse), and imports nothing else of that list.
+    assert sorted(m for m in NOT_IN_A_WORKER if m in modules) == ["argparse"]
+    # uvicorn's server stops gracefully, then raises the signal it caught again, as its
+    # own uvicorn.run does: the process ends by SIGTERM.
+    server.send_signal(signal.SIGTERM)
+    assert server.wait(timeout=20) == -signal.SIGTERM
+
+
+def test_a_port_in_use_stops_the_server_with_uvicorns_start_up_failure(example: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            http_command(PACKAGE, port), cwd=example, capture_output=True, text=True, timeout=60
+        )
+    assert done.returncode == 3, done.stderr[-2000:]  # uvicorn's STARTUP_FAILURE
+    assert "address already in use" in done.stderr.lower(), done.stderr[-2000:]
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")

@@ -1,5 +1,6 @@
-"""``--http --workers N``: uvicorn's supervisor, with worker processes that import only
-what serving uses.
+"""``--http``: uvicorn's server from its serving modules only, in the one process of
+``--http`` (``serve_one``) and, with ``--workers N``, in worker processes under uvicorn's
+supervisor (``run_workers``).
 
 uvicorn starts each worker by unpickling its own objects (``uvicorn._subprocess``, the
 ``Config``, a bound method of ``uvicorn.supervisors.multiprocess.Process``), so every
@@ -127,17 +128,20 @@ def serve_worker(
         server.run(sockets)
 
 
-def serving_modules_only() -> None:
+def serving_modules_only() -> bool:
     """Let ``uvicorn.*`` modules be imported without running the ``uvicorn`` package's
     ``__init__`` (click, watchfiles): the package is made from its spec with nothing in it;
     ``Config`` and ``Server`` asked of it come from their own modules, and any other name
     runs the real ``__init__`` then, so nothing that needs it finds it missing. Does
-    nothing once uvicorn is imported, or where it is not installed."""
-    if "uvicorn" in sys.modules:
-        return
-    spec = importlib.util.find_spec("uvicorn")
+    nothing once uvicorn is imported. False: uvicorn is not installed."""
+    if sys.modules.get("uvicorn") is not None:
+        return True
+    try:
+        spec = importlib.util.find_spec("uvicorn")
+    except ValueError:  # sys.modules["uvicorn"] is None: its import is blocked
+        return False
     if spec is None or spec.loader is None or spec.submodule_search_locations is None:
-        return
+        return False
     package = importlib.util.module_from_spec(spec)
     loader = spec.loader
 
@@ -151,6 +155,26 @@ def serving_modules_only() -> None:
 
     package.__getattr__ = complete  # type: ignore[method-assign]
     sys.modules["uvicorn"] = package
+    return True
+
+
+def serve_one(app: Any, options: Mapping[str, Any]) -> None:
+    """``app`` served in this process, as ``uvicorn.run(app, **options)`` does with one
+    worker, from uvicorn's serving modules (``serving_modules_only`` first)."""
+    from uvicorn.config import STARTUP_FAILURE, Config
+    from uvicorn.server import Server
+
+    config = Config(app, **options)
+    server = Server(config=config)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if config.uds and os.path.exists(config.uds):
+            os.remove(config.uds)
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
 
 
 def _attribute(package: ModuleType, name: str) -> Any:
