@@ -43,6 +43,9 @@ class _Started(Protocol):
 # What uvicorn's package __init__ exports that a worker's modules ask it for
 # (``from uvicorn import Config`` in uvicorn.lifespan.on), and where each really lives.
 _SERVING_NAMES = {"Config": "uvicorn.config", "Server": "uvicorn.server"}
+# uvicorn's exit status for a server that failed to start (uvicorn.config.STARTUP_FAILURE
+# in recent releases, uvicorn.main's in 0.30).
+_STARTUP_FAILURE = 3
 
 
 def run_workers(app: str, workers: int, options: Mapping[str, Any]) -> None:
@@ -161,7 +164,7 @@ def serving_modules_only() -> bool:
 def serve_one(app: Any, options: Mapping[str, Any]) -> None:
     """``app`` served in this process, as ``uvicorn.run(app, **options)`` does with one
     worker, from uvicorn's serving modules (``serving_modules_only`` first)."""
-    from uvicorn.config import STARTUP_FAILURE, Config
+    from uvicorn.config import Config
     from uvicorn.server import Server
 
     config = Config(app, **options)
@@ -174,7 +177,7 @@ def serve_one(app: Any, options: Mapping[str, Any]) -> None:
         if config.uds and os.path.exists(config.uds):
             os.remove(config.uds)
     if not server.started:
-        sys.exit(STARTUP_FAILURE)
+        sys.exit(_STARTUP_FAILURE)
 
 
 def _attribute(package: ModuleType, name: str) -> Any:
