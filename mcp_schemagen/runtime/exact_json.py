@@ -22,6 +22,7 @@ JSONDecodeError = orjson.JSONDecodeError
 # shorter run never needs the second parse.
 _LONG_DIGITS_BYTES = re.compile(rb"\d{19}")
 _LONG_DIGITS_TEXT = re.compile(r"\d{19}")
+_DIGITS = b"0123456789"
 
 
 def loads(raw: bytes | bytearray | memoryview | str) -> Any:
@@ -31,7 +32,7 @@ def loads(raw: bytes | bytearray | memoryview | str) -> Any:
         if _LONG_DIGITS_TEXT.search(raw) is None:
             return value
         text: str | bytes = raw
-    elif _LONG_DIGITS_BYTES.search(raw) is None:
+    elif _few_digits(raw) or _LONG_DIGITS_BYTES.search(raw) is None:
         return value
     else:
         text = bytes(raw)
@@ -39,6 +40,12 @@ def loads(raw: bytes | bytearray | memoryview | str) -> Any:
         return json.loads(text)
     except RecursionError:  # nested deeper than Python recurses: orjson's reading stands
         return value
+
+
+def _few_digits(raw: bytes | bytearray | memoryview) -> bool:
+    """Fewer than 19 digits in all, so no run of 19: counted in one pass in C, about a
+    fifth of what the search costs (2 µs on a tools/call, twice orjson's parse of it)."""
+    return type(raw) is bytes and len(raw) - len(raw.translate(None, _DIGITS)) < 19
 
 
 def dumps(value: Any) -> bytes:

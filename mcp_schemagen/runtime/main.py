@@ -361,9 +361,11 @@ def _default_hosts(host: str, cli: argparse.ArgumentParser) -> list[str]:
 def serve_http(
     server: Server, package: str, settings: HttpSettings, *, host: str, port: int, workers: int
 ) -> None:
-    try:
-        import uvicorn
-    except ImportError:
+    # uvicorn's serving modules only, in this process as in every worker: not its package
+    # __init__ with its command line (click) and reloaders (watchfiles).
+    from .http.worker_processes import serve_one, serving_modules_only
+
+    if not serving_modules_only():
         sys.exit(f"--http needs uvicorn: pip install '{package.replace('_', '-')}[http]'")
     from .store.url import is_redis_url
 
@@ -392,9 +394,12 @@ def serve_http(
     if workers == 1:
         from .http.app import McpHttpApp
 
-        uvicorn.run(McpHttpApp(server, settings), **options)  # type: ignore[arg-type]
+        serve_one(McpHttpApp(server, settings), options)
     else:
-        uvicorn.run(f"{package}.asgi:app", workers=workers, **options)  # type: ignore[arg-type]
+        # uvicorn's supervisor; its workers import uvicorn's serving modules, not its CLI
+        from .http.worker_processes import run_workers
+
+        run_workers(f"{package}.asgi:app", workers, options)
 
 
 def started_line(

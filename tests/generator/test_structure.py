@@ -26,6 +26,7 @@ RUNTIME_LAZY = {
     ("auth/tokens.py", "jwt"),
     ("auth/keys.py", "jwt"),  # a JWK is parsed before it enters the cache
     ("http/deadlines.py", "uvicorn"),  # its classes subclass uvicorn's protocols
+    ("http/worker_processes.py", "uvicorn"),  # --workers N: uvicorn's supervisor and server
     # The task engine (--task-engine taskiq, task-worker): the package's tasks extra.
     ("tasks/engine.py", "taskiq"),
     ("tasks/engine.py", "taskiq_redis"),

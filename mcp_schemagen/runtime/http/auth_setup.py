@@ -9,7 +9,6 @@ that authenticates, say).
 
 from __future__ import annotations
 
-import argparse
 import ipaddress
 import os
 from collections.abc import Iterable, Mapping
@@ -30,7 +29,9 @@ from ..auth.settings import (
 )
 from .open_access import EVERYWHERE, LoopbackOnly, announce, disabled
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # argparse: annotations only (an HTTP worker parses no options)
+    import argparse
+
     from ..store import Store
     from .auth_guard import Guard
     from .settings import HttpSettings
