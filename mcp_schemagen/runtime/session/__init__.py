@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -75,6 +74,10 @@ class Session:
 
     def binding_key(self) -> str:
         if self.key is None:
+            # Imported here: only a task tool binds a record to its session, and secrets
+            # brings hashlib and hmac into a stdio server's start-up (test_startup_imports).
+            import secrets
+
             self.key = secrets.token_urlsafe(16)
         return self.key
 
