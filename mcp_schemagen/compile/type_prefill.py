@@ -23,7 +23,12 @@ from multiprocessing.pool import MapResult, Pool
 from pathlib import Path
 from typing import Any
 
-from mcp_schemagen.compile.typegen import cache_entry, generated_types, shielded
+from mcp_schemagen.compile.typegen import (
+    cache_entry,
+    generated_types,
+    generation_root,
+    shielded,
+)
 
 # The misses one worker takes before a second one is worth its start (a fork, and an
 # import of the generator in each: ~0.3 s of CPU).
@@ -47,7 +52,8 @@ def _misses(jobs: Sequence[Job], cache_dir: Path) -> list[Job]:
         generator_input = shielded(schema)
         if generator_input is None:
             continue
-        path, key = cache_entry(generator_input, root, cache_dir)
+        # Keyed as generated_types looks up first: schemas shared by tools made once.
+        path, key = cache_entry(generator_input, generation_root(generator_input, root), cache_dir)
         if key not in missing and not path.is_file():
             missing[key] = (generator_input, root)
     return list(missing.values())

@@ -67,9 +67,34 @@ def cache_entry(schema: Any, root: str, cache_dir: Path) -> tuple[Path, str]:
     return entry_path(cache_dir, key), key
 
 
+# The root name the generator is asked for, renamed to the real one afterwards: its output
+# depends on the root's name only where that name is printed, so the tools sharing a schema
+# (an output schema, a paginated input...) share one run and one cache entry.
+ROOT_STAND_IN = "McpcgRootStandIn"
+
+
+def generation_root(schema: Any, root: str) -> str:
+    """The root name the shielded ``schema`` is generated under: the stand-in, unless the
+    schema's text could name it (a title, a definition), which would change its output."""
+    text = json.dumps(schema, ensure_ascii=True).lower()
+    return root if ROOT_STAND_IN.lower() in text else ROOT_STAND_IN
+
+
 def generated_types(schema: Any, root: str, cache_dir: Path | None) -> Entry:
     """The module's source and the generator's warnings for the shielded ``schema`` (cached
     together, so a warm build reports what a cold one does)."""
+    stand_in = generation_root(schema, root)
+    if stand_in != root:
+        body, notes = _generated_types(schema, stand_in, cache_dir)
+        # The generator renames a class whose name is taken (a nested ``Customer`` beside
+        # a root ``Customer``): where the real name is already in the text, the swap could
+        # differ from its output, so that schema is made under its own name instead.
+        if root not in body and not any(root in note for note in notes):
+            return body.replace(stand_in, root), tuple(n.replace(stand_in, root) for n in notes)
+    return _generated_types(schema, root, cache_dir)
+
+
+def _generated_types(schema: Any, root: str, cache_dir: Path | None) -> Entry:
     place = cache_entry(schema, root, cache_dir) if cache_dir is not None else None
     found = read_entry(*place) if place is not None else None
     if found is not None:
