@@ -11,7 +11,7 @@ from typing import Any
 import datamodel_code_generator
 import pytest
 
-from mcp_schemagen.compile import typegen
+from mcp_schemagen.compile import type_prefill, typegen
 
 ORDER = {
     "type": "object",
@@ -87,3 +87,16 @@ def test_a_schema_naming_the_stand_in_is_made_under_its_root(
     made = _text(schema, "ToolInput")
     assert generate_calls == ["ToolInput"]
     assert made == _text(schema, "ToolInput", own=True)
+
+
+def test_the_workers_get_a_shared_schema_once(tmp_path: Path) -> None:
+    """type_prefill hands out the entry generated_types looks up first: one for all six
+    (that ``Customer`` collides shows only in the shared text, so its own run is left to
+    the compile, which makes it as it makes any miss)."""
+    jobs = [(copy.deepcopy(ORDER), f"Tool{n}Input") for n in range(5)]
+    misses = type_prefill._misses([*jobs, (copy.deepcopy(ORDER), "Customer")], tmp_path)
+    assert len(misses) == 1
+    type_prefill._make((misses, tmp_path))
+    assert len(list(tmp_path.glob("*.json"))) == 1
+    for schema, root in [*jobs, (ORDER, "Customer")]:
+        assert _text(schema, root, tmp_path) == _text(schema, root, own=True)
