@@ -274,18 +274,30 @@ class _Shield:
         return text
 
     def restore(self, source: str) -> str:
-        for token in self.descriptions:
-            block = re.compile(rf'^( *)"""\s*{re.escape(token)}\s*"""$', re.MULTILINE)
-            source = block.sub(_Docstring(self.originals[token]), source)
-        for index, (token, original) in enumerate(self.originals.items()):
-            literal = string_literal(original)
-            source = source.replace(f"'{token}'", literal).replace(f'"{token}"', literal)
+        # One pass over the source per kind of token, not one per token: a module of
+        # Stripe's has thousands of tokens, and a pass each made restoring quadratic.
+        salt = re.escape(str(self._salt))
+        docstrings = re.compile(rf'^( *)"""\s*(mcpcgtok-{salt}-\d+-z)\s*"""$', re.MULTILINE)
+        source = docstrings.sub(self._docstring, source)
+        quoted = re.compile(rf"(['\"])(mcpcgtok-{salt}-\d+-z)\1")
+        source = quoted.sub(lambda m: string_literal(self.originals[m.group(2)]), source)
+        # Originals never hold a token (the salt sees to it), so the order of the passes
+        # does not matter; class names are chosen in token order, clear of the text so far.
+        originals = list(self.originals.values())
+        classes = sorted({int(n) for n in re.findall(rf"Mcpcgtok{salt}(\d+)Z", source)})
+        for index in (n for n in classes if n < len(originals)):
             # A class named after a shielded property gets a name from its readable part.
-            readable = pascal_case(original).lstrip("_") or f"Property{index}"
+            readable = pascal_case(originals[index]).lstrip("_") or f"Property{index}"
             while readable in source:
                 readable += "_"
             source = source.replace(f"Mcpcgtok{self._salt}{index}Z", readable)
         return source
+
+    def _docstring(self, match: re.Match[str]) -> str:
+        token = match.group(2)
+        if token not in self.descriptions:
+            return match.group(0)
+        return _Docstring(self.originals[token])(match)
 
 
 def typed_module(schema: Any, root: str, cache_dir: Path | None = None) -> TypedModule:

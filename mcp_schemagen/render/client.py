@@ -14,6 +14,7 @@ from mcp_schemagen.compile.project import Project
 from mcp_schemagen.compile.prompts import CompiledPrompt
 from mcp_schemagen.compile.resources import CompiledResource
 from mcp_schemagen.naming import docstring_literal, python_identifier, string_literal
+from mcp_schemagen.render.dispatch_module import raw_json_literal_body
 from mcp_schemagen.runtime.resources.table import SCHEMA_KEY
 
 # Names client.py defines or imports for itself; a tool's public type of the same name
@@ -291,9 +292,9 @@ def client_modules(
     aliases = {a.name for r in resources for a in r.aliases}
     used = sorted({n for _, names in (*methods, *prompt_methods) for n in names} | aliases)
     taken = frozenset(used) | _OWN_NAMES
-    # repr of JSON data is a Python expression equal to it (escaping every unprintable
-    # character), as the dispatch module's data is.
-    schemas = repr(tool_schemas(tools))
+    # JSON text in a raw string, as the dispatch module's data is: ruff's time grows with
+    # the length of a line of code it formats, not with a string token's.
+    schemas = raw_json_literal_body(tool_schemas(tools))
     example = methods[0][0].name if methods else "NAME"
     return {
         "client.py": template(

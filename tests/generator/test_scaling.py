@@ -121,3 +121,42 @@ def test_a_diff_scans_the_changed_lines_not_the_module(
         assert produced == expected
     # 25 times the module, the same work: only the lines around each change are searched.
     assert scanned[0] == scanned[1] < 50, scanned
+
+
+def _described_schema(count: int) -> dict[str, Any]:
+    # Described properties whose values are shielded too (a quote), as large API documents'.
+    properties = {
+        f"p_{n}": {"enum": [f"it's {n}"], "description": f"Field {n}: 'quoted' text."}
+        for n in range(count)
+    }
+    return {"type": "object", "properties": properties}
+
+
+def test_restoring_schema_text_scans_the_module_a_fixed_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Putting descriptions and names back once took one regular expression and several
+    # passes over the module per token: quadratic in a module of Stripe's (thousands of
+    # tokens), ~30 s of a cold build of its import. Counted: the patterns compiled.
+    from mcp_schemagen.compile import typegen
+
+    compiled = 0
+    original = typegen.re.compile
+
+    def counting(pattern: Any, flags: int = 0) -> Any:
+        nonlocal compiled
+        compiled += 1
+        return original(pattern, flags)
+
+    counts = []
+    for size in (10, 80):
+        shield = typegen._Shield(_described_schema(size))
+        generated, _ = typegen.generated_types(shield.schema, "BigInput", None)
+        monkeypatch.setattr(typegen.re, "compile", counting)
+        compiled = 0
+        restored = shield.restore(generated)
+        monkeypatch.setattr(typegen.re, "compile", original)
+        assert "mcpcgtok" not in restored.lower()
+        assert f'"it\'s {size - 1}"' in restored and f"Field {size - 1}: 'quoted' text." in restored
+        counts.append(compiled)
+    assert counts[0] == counts[1], f"restoring rescans grow with tokens: {counts}"

@@ -27,6 +27,7 @@ complete an argument or a variable. `client.sdk` is the `mcp.Client` underneath.
 
 from __future__ import annotations
 
+import json as _json
 from typing import Any as _Any
 from typing import cast as _cast
 
@@ -71,17 +72,37 @@ __all__ = [
 ]
 
 # Each tool's schemas as the schema files say: the client checks arguments and results
-# against them and sends the Mcp-Param-* headers their x-mcp-header names.
-_TOOL_SCHEMAS: dict[str, dict[str, _Any]] = {
-    "ping": {"inputSchema": {"type": "object"}},
-    "add": {
-        "inputSchema": {
-            "type": "object",
-            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-            "required": ["a", "b"],
-        }
+# against them and sends the Mcp-Param-* headers their x-mcp-header names. JSON in one
+# string token, as _dispatch.py stores its data: a formatter passes over it at once
+# however large it is, and the standard parser keeps integers beyond 64 bits exact.
+_TOOL_SCHEMAS: dict[str, dict[str, _Any]] = _json.loads(
+    r"""
+{
+ "ping": {
+  "inputSchema": {
+   "type": "object"
+  }
+ },
+ "add": {
+  "inputSchema": {
+   "type": "object",
+   "properties": {
+    "a": {
+     "type": "integer"
     },
+    "b": {
+     "type": "integer"
+    }
+   },
+   "required": [
+    "a",
+    "b"
+   ]
+  }
+ }
 }
+"""
+)
 # Each resource template's text and variable schemas (x-mcp-codegen-schema), by name.
 _RESOURCE_TEMPLATES: dict[str, dict[str, _Any]] = {}
 

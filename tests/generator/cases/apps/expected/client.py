@@ -32,6 +32,7 @@ complete an argument or a variable. `client.sdk` is the `mcp.Client` underneath.
 
 from __future__ import annotations
 
+import json as _json
 from typing import Any as _Any
 from typing import cast as _cast
 
@@ -77,62 +78,135 @@ __all__ = [
 ]
 
 # Each tool's schemas as the schema files say: the client checks arguments and results
-# against them and sends the Mcp-Param-* headers their x-mcp-header names.
-_TOOL_SCHEMAS: dict[str, dict[str, _Any]] = {
-    "counter_history": {
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}
-            },
-        },
-        "outputSchema": {
-            "type": "object",
-            "$defs": {
-                "Point": {
-                    "type": "object",
-                    "properties": {
-                        "at": {"type": "string", "format": "date-time"},
-                        "value": {"type": "integer"},
-                    },
-                    "required": ["at", "value"],
-                }
-            },
-            "properties": {
-                "points": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
-                "trend": {"oneOf": [{"const": "up"}, {"const": "down"}, {"type": "null"}]},
-            },
-            "required": ["points"],
-        },
+# against them and sends the Mcp-Param-* headers their x-mcp-header names. JSON in one
+# string token, as _dispatch.py stores its data: a formatter passes over it at once
+# however large it is, and the standard parser keeps integers beyond 64 bits exact.
+_TOOL_SCHEMAS: dict[str, dict[str, _Any]] = _json.loads(
+    r"""
+{
+ "counter_history": {
+  "inputSchema": {
+   "type": "object",
+   "properties": {
+    "limit": {
+     "type": "integer",
+     "minimum": 1,
+     "maximum": 50,
+     "default": 10
+    }
+   }
+  },
+  "outputSchema": {
+   "type": "object",
+   "$defs": {
+    "Point": {
+     "type": "object",
+     "properties": {
+      "at": {
+       "type": "string",
+       "format": "date-time"
+      },
+      "value": {
+       "type": "integer"
+      }
+     },
+     "required": [
+      "at",
+      "value"
+     ]
+    }
+   },
+   "properties": {
+    "points": {
+     "type": "array",
+     "items": {
+      "$ref": "#/$defs/Point"
+     }
     },
-    "increment": {
-        "inputSchema": {
-            "type": "object",
-            "properties": {"value": {"type": "integer"}, "note": {"type": ["string", "null"]}},
-            "required": ["value"],
-        },
-        "outputSchema": {
-            "type": "object",
-            "properties": {"value": {"type": "integer"}},
-            "required": ["value"],
-        },
+    "trend": {
+     "oneOf": [
+      {
+       "const": "up"
+      },
+      {
+       "const": "down"
+      },
+      {
+       "type": "null"
+      }
+     ]
+    }
+   },
+   "required": [
+    "points"
+   ]
+  }
+ },
+ "increment": {
+  "inputSchema": {
+   "type": "object",
+   "properties": {
+    "value": {
+     "type": "integer"
     },
-    "show_counter": {
-        "inputSchema": {
-            "type": "object",
-            "properties": {"start": {"type": "integer", "description": "The first value."}},
-            "required": ["start"],
-        },
-        "outputSchema": {
-            "type": "object",
-            "properties": {
-                "value": {"type": "integer"},
-                "label": {"type": "string", "enum": ["low", "high"]},
-            },
-            "required": ["value"],
-        },
+    "note": {
+     "type": [
+      "string",
+      "null"
+     ]
+    }
+   },
+   "required": [
+    "value"
+   ]
+  },
+  "outputSchema": {
+   "type": "object",
+   "properties": {
+    "value": {
+     "type": "integer"
+    }
+   },
+   "required": [
+    "value"
+   ]
+  }
+ },
+ "show_counter": {
+  "inputSchema": {
+   "type": "object",
+   "properties": {
+    "start": {
+     "type": "integer",
+     "description": "The first value."
+    }
+   },
+   "required": [
+    "start"
+   ]
+  },
+  "outputSchema": {
+   "type": "object",
+   "properties": {
+    "value": {
+     "type": "integer"
     },
+    "label": {
+     "type": "string",
+     "enum": [
+      "low",
+      "high"
+     ]
+    }
+   },
+   "required": [
+    "value"
+   ]
+  }
+ }
 }
+"""
+)
 # Each resource template's text and variable schemas (x-mcp-codegen-schema), by name.
 _RESOURCE_TEMPLATES: dict[str, dict[str, _Any]] = {}
 

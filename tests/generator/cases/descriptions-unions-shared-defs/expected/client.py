@@ -27,6 +27,7 @@ complete an argument or a variable. `client.sdk` is the `mcp.Client` underneath.
 
 from __future__ import annotations
 
+import json as _json
 from typing import Any as _Any
 from typing import cast as _cast
 
@@ -72,118 +73,174 @@ __all__ = [
 ]
 
 # Each tool's schemas as the schema files say: the client checks arguments and results
-# against them and sends the Mcp-Param-* headers their x-mcp-header names.
-_TOOL_SCHEMAS: dict[str, dict[str, _Any]] = {
-    "plan_trip": {
-        "inputSchema": {
-            "type": "object",
-            "$defs": {
-                "Place": {
-                    "type": "object",
-                    "description": "A named place.",
-                    "properties": {
-                        "city": {
-                            "type": "string",
-                            "description": 'City name, as "written" locally\nwith a second line.',
-                        },
-                        "country": {
-                            "type": "string",
-                            "description": 'ISO 3166 code, e.g. "FR" (a \\ backslash).',
-                        },
-                    },
-                    "required": ["city"],
-                }
-            },
-            "properties": {
-                "origin": {"$ref": "#/$defs/Place", "description": "Where the trip starts."},
-                "destination": {
-                    "description": "Where it ends: a place or coordinates.",
-                    "oneOf": [
-                        {"$ref": "#/$defs/Place"},
-                        {
-                            "type": "object",
-                            "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
-                            "required": ["lat", "lon"],
-                        },
-                    ],
-                },
-                "days": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Length of the trip in days.",
-                },
-                "via": {
-                    "description": "A stop on the way: a station code, or coordinates.",
-                    "anyOf": [
-                        {
-                            "type": "object",
-                            "properties": {"station": {"type": "string"}},
-                            "required": ["station"],
-                        },
-                        {
-                            "type": "object",
-                            "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
-                            "required": ["lat", "lon"],
-                        },
-                    ],
-                },
-            },
-            "required": ["origin", "destination"],
-        },
-        "outputSchema": {
-            "type": "object",
-            "$defs": {
-                "Place": {
-                    "type": "object",
-                    "description": "A named place.",
-                    "properties": {
-                        "city": {
-                            "type": "string",
-                            "description": 'City name, as "written" locally\nwith a second line.',
-                        },
-                        "country": {
-                            "type": "string",
-                            "description": 'ISO 3166 code, e.g. "FR" (a \\ backslash).',
-                        },
-                    },
-                    "required": ["city"],
-                }
-            },
-            "properties": {
-                "stops": {
-                    "type": "array",
-                    "items": {"$ref": "#/$defs/Place"},
-                    "description": "Each stop, in order.",
-                }
-            },
-            "required": ["stops"],
-        },
+# against them and sends the Mcp-Param-* headers their x-mcp-header names. JSON in one
+# string token, as _dispatch.py stores its data: a formatter passes over it at once
+# however large it is, and the standard parser keeps integers beyond 64 bits exact.
+_TOOL_SCHEMAS: dict[str, dict[str, _Any]] = _json.loads(
+    r"""
+{
+ "plan_trip": {
+  "inputSchema": {
+   "type": "object",
+   "$defs": {
+    "Place": {
+     "type": "object",
+     "description": "A named place.",
+     "properties": {
+      "city": {
+       "type": "string",
+       "description": "City name, as \"written\" locally\nwith a second line."
+      },
+      "country": {
+       "type": "string",
+       "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
+      }
+     },
+     "required": [
+      "city"
+     ]
+    }
+   },
+   "properties": {
+    "origin": {
+     "$ref": "#/$defs/Place",
+     "description": "Where the trip starts."
     },
-    "weather_at": {
-        "inputSchema": {
-            "type": "object",
-            "$defs": {
-                "Place": {
-                    "type": "object",
-                    "description": "A named place.",
-                    "properties": {
-                        "city": {
-                            "type": "string",
-                            "description": 'City name, as "written" locally\nwith a second line.',
-                        },
-                        "country": {
-                            "type": "string",
-                            "description": 'ISO 3166 code, e.g. "FR" (a \\ backslash).',
-                        },
-                    },
-                    "required": ["city"],
-                }
-            },
-            "properties": {"where": {"$ref": "#/$defs/Place"}},
-            "required": ["where"],
+    "destination": {
+     "description": "Where it ends: a place or coordinates.",
+     "oneOf": [
+      {
+       "$ref": "#/$defs/Place"
+      },
+      {
+       "type": "object",
+       "properties": {
+        "lat": {
+         "type": "number"
+        },
+        "lon": {
+         "type": "number"
         }
+       },
+       "required": [
+        "lat",
+        "lon"
+       ]
+      }
+     ]
     },
+    "days": {
+     "type": "integer",
+     "minimum": 1,
+     "description": "Length of the trip in days."
+    },
+    "via": {
+     "description": "A stop on the way: a station code, or coordinates.",
+     "anyOf": [
+      {
+       "type": "object",
+       "properties": {
+        "station": {
+         "type": "string"
+        }
+       },
+       "required": [
+        "station"
+       ]
+      },
+      {
+       "type": "object",
+       "properties": {
+        "lat": {
+         "type": "number"
+        },
+        "lon": {
+         "type": "number"
+        }
+       },
+       "required": [
+        "lat",
+        "lon"
+       ]
+      }
+     ]
+    }
+   },
+   "required": [
+    "origin",
+    "destination"
+   ]
+  },
+  "outputSchema": {
+   "type": "object",
+   "$defs": {
+    "Place": {
+     "type": "object",
+     "description": "A named place.",
+     "properties": {
+      "city": {
+       "type": "string",
+       "description": "City name, as \"written\" locally\nwith a second line."
+      },
+      "country": {
+       "type": "string",
+       "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
+      }
+     },
+     "required": [
+      "city"
+     ]
+    }
+   },
+   "properties": {
+    "stops": {
+     "type": "array",
+     "items": {
+      "$ref": "#/$defs/Place"
+     },
+     "description": "Each stop, in order."
+    }
+   },
+   "required": [
+    "stops"
+   ]
+  }
+ },
+ "weather_at": {
+  "inputSchema": {
+   "type": "object",
+   "$defs": {
+    "Place": {
+     "type": "object",
+     "description": "A named place.",
+     "properties": {
+      "city": {
+       "type": "string",
+       "description": "City name, as \"written\" locally\nwith a second line."
+      },
+      "country": {
+       "type": "string",
+       "description": "ISO 3166 code, e.g. \"FR\" (a \\ backslash)."
+      }
+     },
+     "required": [
+      "city"
+     ]
+    }
+   },
+   "properties": {
+    "where": {
+     "$ref": "#/$defs/Place"
+    }
+   },
+   "required": [
+    "where"
+   ]
+  }
+ }
 }
+"""
+)
 # Each resource template's text and variable schemas (x-mcp-codegen-schema), by name.
 _RESOURCE_TEMPLATES: dict[str, dict[str, _Any]] = {}
 

@@ -34,6 +34,7 @@ complete an argument or a variable. `client.sdk` is the `mcp.Client` underneath.
 
 from __future__ import annotations
 
+import json as _json
 from typing import Any as _Any
 from typing import cast as _cast
 
@@ -78,16 +79,28 @@ __all__ = [
 ]
 
 # Each tool's schemas as the schema files say: the client checks arguments and results
-# against them and sends the Mcp-Param-* headers their x-mcp-header names.
-_TOOL_SCHEMAS: dict[str, dict[str, _Any]] = {
-    "echo": {
-        "inputSchema": {
-            "type": "object",
-            "properties": {"text": {"type": "string"}},
-            "required": ["text"],
-        }
+# against them and sends the Mcp-Param-* headers their x-mcp-header names. JSON in one
+# string token, as _dispatch.py stores its data: a formatter passes over it at once
+# however large it is, and the standard parser keeps integers beyond 64 bits exact.
+_TOOL_SCHEMAS: dict[str, dict[str, _Any]] = _json.loads(
+    r"""
+{
+ "echo": {
+  "inputSchema": {
+   "type": "object",
+   "properties": {
+    "text": {
+     "type": "string"
     }
+   },
+   "required": [
+    "text"
+   ]
+  }
+ }
 }
+"""
+)
 # Each resource template's text and variable schemas (x-mcp-codegen-schema), by name.
 _RESOURCE_TEMPLATES: dict[str, dict[str, _Any]] = {}
 
