@@ -22,6 +22,7 @@ from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import load_config
 from mcp_schemagen.load.project_root import find_project
 from mcp_schemagen.openapi.command import import_parser
+from mcp_schemagen.program import started_as_program
 from mcp_schemagen.record.manifest import MANIFEST_NAME
 
 EXIT_OK, EXIT_STALE, EXIT_INVALID = 0, 1, 2  # 3 (handler conflict) comes with its BuildError
@@ -364,6 +365,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # the program itself, not a caller in its own process (program.py)
+        started_as_program()
     arguments = _parser().parse_args(argv)
     try:
         code: int = arguments.run(arguments)

@@ -63,7 +63,7 @@ def check_schema(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
 
 
 # Keywords datamodel-code-generator reads as instructions: imports, base classes, field
-# names. Type generation drops every non-standard keyword (typegen.TYPE_KEYWORDS); these
+# names. Type generation drops every non-standard keyword (type_shield.TYPE_KEYWORDS); these
 # get a warning, since their author expects an effect they will not have.
 GENERATOR_INSTRUCTIONS = frozenset(
     {

@@ -29,6 +29,7 @@ from mcp_schemagen.compile.typegen import (
     generation_root,
     shielded,
 )
+from mcp_schemagen.program import is_program
 
 # The misses one worker takes before a second one is worth its start (a fork, and an
 # import of the generator in each: ~0.3 s of CPU).
@@ -69,10 +70,11 @@ class Prefill:
         self.workers = 0
         self._pool: Pool | None = None
         self._result: MapResult[None] | None = None
-        # Fork only where it is safe: Linux (macOS's system libraries may not survive a
-        # fork, which is why Python does not fork there by default), no other thread that
-        # could hold a lock the child would inherit held; a cache to hand results back.
-        if cache_dir is None or not sys.platform.startswith("linux"):
+        # Fork only where it is safe: in the mcp-codegen program (program.py), on Linux
+        # (macOS's system libraries may not survive a fork, which is why Python does not
+        # fork there by default), with no other thread that could hold a lock the child
+        # would inherit held; and with a cache to hand results back.
+        if not is_program() or cache_dir is None or not sys.platform.startswith("linux"):
             return
         if threading.active_count() > 1 or _cores() < 2:
             return

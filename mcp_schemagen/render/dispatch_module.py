@@ -10,7 +10,7 @@ from typing import Any
 from mcp_schemagen.compile.completions import CompiledCompleter
 from mcp_schemagen.compile.ir import CompiledTool
 from mcp_schemagen.compile.project import Project
-from mcp_schemagen.compile.typegen import beyond_64_bits
+from mcp_schemagen.compile.type_shield import beyond_64_bits
 from mcp_schemagen.load.config import Config
 from mcp_schemagen.naming import string_literal
 from mcp_schemagen.render.provenance import header

@@ -353,7 +353,11 @@ def test_declares_what_the_generated_package_imports(project: Path, tmp_path: Pa
     client = {DISTRIBUTIONS[name] for name in _third_party_imports(
         [package / name for name in sorted(CLIENT_MODULES)]
     )}  # fmt: skip
-    assert client - runtime == _names(meta["optional-dependencies"]["client"]) == {"mcp", "anyio", "pydantic"}
+    assert (
+        client - runtime
+        == _names(meta["optional-dependencies"]["client"])
+        == {"mcp", "anyio", "pydantic"}
+    )
     dev = meta["optional-dependencies"]["dev"]
     assert f"{DISTRIBUTION}=={__version__}" in dev
     assert {"pytest", "mcp"} <= _names(dev)

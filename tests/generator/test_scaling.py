@@ -138,7 +138,7 @@ def test_restoring_schema_text_scans_the_module_a_fixed_number_of_times(
     # Putting descriptions and names back once took one regular expression and several
     # passes over the module per token: quadratic in a module of Stripe's (thousands of
     # tokens), ~30 s of a cold build of its import. Counted: the patterns compiled.
-    from mcp_schemagen.compile import typegen
+    from mcp_schemagen.compile import type_shield, typegen
 
     compiled = 0
     original = typegen.re.compile
@@ -150,7 +150,7 @@ def test_restoring_schema_text_scans_the_module_a_fixed_number_of_times(
 
     counts = []
     for size in (10, 80):
-        shield = typegen._Shield(_described_schema(size))
+        shield = type_shield.Shield(_described_schema(size))
         generated, _ = typegen.generated_types(shield.schema, "BigInput", None)
         monkeypatch.setattr(typegen.re, "compile", counting)
         compiled = 0

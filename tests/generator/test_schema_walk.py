@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from mcp_schemagen.compile import typegen
+from mcp_schemagen.compile import type_shield
 from mcp_schemagen.diagnostics import BuildError, pointer_join
 from mcp_schemagen.load import specs
 from mcp_schemagen.load.config import load_config
@@ -111,7 +111,7 @@ def old_protocol(node: Any) -> Iterator[dict[str, Any]]:
             yield from old_protocol(value)
 
 
-class OldShield(typegen._Shield):
+class OldShield(type_shield.Shield):
     def _walk(self, node: Any) -> Any:
         if not isinstance(node, dict):
             return node
@@ -119,7 +119,7 @@ class OldShield(typegen._Shield):
         for key, value in node.items():
             if key not in KEYWORDS:
                 continue
-            if key in ("enum", "const") and typegen.beyond_64_bits(value):
+            if key in ("enum", "const") and type_shield.beyond_64_bits(value):
                 continue
             if key == "enum" and isinstance(value, list):
                 shielded[key] = [self._data(v) for v in value]
@@ -330,6 +330,6 @@ def test_protocol_schemas_walk_exactly_as_before(revision: str) -> None:
 
 def test_type_shield_is_unchanged(corpus: list[Any]) -> None:
     for schema in corpus:
-        new, old = typegen._Shield(schema), OldShield(schema)
+        new, old = type_shield.Shield(schema), OldShield(schema)
         assert json.dumps(new.schema) == json.dumps(old.schema)
         assert new.originals == old.originals

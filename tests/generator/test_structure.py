@@ -372,6 +372,7 @@ STAGE_ORDER: tuple[tuple[str, frozenset[str]], ...] = (
                 "caches",
                 "schema",
                 "source",
+                "program",
             }
         ),
     ),

@@ -13,6 +13,7 @@ from typing import Any
 import datamodel_code_generator
 import pytest
 
+from mcp_schemagen import program
 from mcp_schemagen.compile import type_prefill
 from tests.support.projects import run_cli, tool, write_project
 
@@ -59,6 +60,7 @@ def workers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             ran.append(self.workers)
         wait(self)
 
+    monkeypatch.setattr(program, "_is_program", True)  # as `mcp-codegen` run from a shell
     monkeypatch.setattr(type_prefill, "_cores", lambda: 2)
     monkeypatch.setattr(type_prefill, "MISSES_PER_WORKER", 4)
     monkeypatch.setattr(type_prefill.Prefill, "wait", counting)
@@ -151,3 +153,22 @@ def test_a_build_its_checks_refuse_stops_the_workers_and_leaves_no_litter(
     assert list((tmp_path / "cache").rglob("*.tmp")) == []
     for entry in (tmp_path / "cache").rglob("*.json"):
         json.loads(entry.read_text())
+
+
+def test_a_build_called_in_a_process_of_its_own_forks_no_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the mcp-codegen program forks: a caller's process (this test run: threads and
+    locks of its own, which a forked child would inherit held) builds in one process."""
+    monkeypatch.setattr(type_prefill, "_cores", lambda: 2)
+    monkeypatch.setattr(type_prefill, "MISSES_PER_WORKER", 4)
+    started: list[object] = []
+
+    def no_fork(method: str | None = None) -> object:
+        started.append(method)
+        raise AssertionError(f"a worker context asked for: {method}")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_fork)
+    assert not program.is_program()
+    built = _build(write_project(tmp_path / "p", _tools()), tmp_path / "cache", monkeypatch)
+    assert built and started == []
