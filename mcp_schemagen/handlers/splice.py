@@ -10,9 +10,10 @@ else. This module does that by locating each signature with :mod:`ast` and
 without loading libcst (a third of a second) or parsing the module twice.
 
 Anything it cannot prove safe returns ``None`` and the full merge runs: a comment,
-decorator or ``**kwargs`` in a changed signature, a parameter removed, a new annotation
-or default reading a name the module or the generated import might bind, a renamed,
-added or removed handler, any other change of the spec, CRLF text.
+decorator or ``**kwargs`` in a changed signature, a removed parameter its body names, an
+annotation or default added or removed that reads a name the module or the generated
+import might bind, a renamed, added or removed handler, any other change of the spec,
+CRLF text.
 """
 
 from __future__ import annotations
@@ -143,17 +144,31 @@ def _safe_change(
     bound: set[str],
 ) -> bool:
     """Whether the full merge would only rewrite this signature: no user ``**kwargs``, no
-    parameter removed (whose body might read it), and every name the new signature reads
-    that the old one did not is a builtin the module does not rebind (so the generated
-    import and its run-time/TYPE_CHECKING split stay as they are)."""
+    removed parameter the body names, and every name only one of the old and new
+    signatures reads is a builtin the module does not rebind (so the generated import and
+    its run-time/TYPE_CHECKING split stay as they are)."""
     old = _signature(str(before.get("parameters")), str(before.get("returns")))
     new = _signature(handler.parameters, handler.returns)
     if old is None or new is None or function.args.kwarg is not None:
         return False
-    if not _parameter_names(old.args) <= _parameter_names(new.args):
-        return False
-    added = _read_names(new) - _read_names(old)
-    return added <= _BUILTINS and not added & bound
+    removed = _parameter_names(old.args) - _parameter_names(new.args)
+    if removed & _mentioned(function.body):
+        return False  # the full merge decides whether the body still reads it (exit 3)
+    either = _read_names(new) ^ _read_names(old)
+    return either <= _BUILTINS and not either & bound
+
+
+def _mentioned(body: list[ast.stmt]) -> set[str]:
+    """Every identifier the body names, read or bound (a superset of what it reads)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+    return names
 
 
 def _parameter_names(arguments: ast.arguments) -> set[str]:
