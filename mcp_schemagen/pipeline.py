@@ -36,9 +36,10 @@ from mcp_schemagen.load.containment import package_link_problems
 from mcp_schemagen.load.tools import tool_label
 from mcp_schemagen.record.build_record import build_record, stale_files
 from mcp_schemagen.record.fingerprint import input_digests
-from mcp_schemagen.record.manifest import HANDLERS_MODULE, MANIFEST_NAME, read_manifest
+from mcp_schemagen.record.manifest import HANDLERS_MODULE, MANIFEST_NAME, Manifest, read_manifest
 from mcp_schemagen.render.output import OutputFile
 from mcp_schemagen.render.package import no_reuse, render_package
+from mcp_schemagen.render.provenance import sha256_text
 from mcp_schemagen.render.view_types import view_type_files
 from mcp_schemagen.source import Source
 
@@ -163,7 +164,8 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
                 started.append(workers.enter_context(early_types(read)))
 
         sources, problems = checked(config, start_types)
-        if any(p.workers for p in started) and (config.package_dir / HANDLERS_MODULE).is_file():
+        previous = read_manifest(config.package_dir)
+        if any(p.workers for p in started) and _needs_full_merge(config.package_dir, previous):
             # A schema changed, so a handler's signature most likely did: the merge's
             # libcst loads now, while the workers run, rather than after them.
             importlib.import_module("mcp_schemagen.handlers.merge")
@@ -181,7 +183,6 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         types_started=bool(started),
     )
     package_dir = config.package_dir
-    previous = read_manifest(package_dir)
     rendered = render_package(
         project, partial(previous.reusable, package_dir) if previous else no_reuse
     )
@@ -211,3 +212,13 @@ def plan(root: Path, progress: Progress = quiet, *, allow_outside: bool = False)
         inventory["resources"],
         inventory.get("skills", 0),
     )
+
+
+def _needs_full_merge(package_dir: Path, previous: Manifest | None) -> bool:
+    """Whether the handler module exists and was changed since the previous build left
+    it: only then can a signature change need libcst (else handlers.splice does it)."""
+    try:
+        text = (package_dir / HANDLERS_MODULE).read_bytes().decode("utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return False
+    return previous is None or previous.handlers_sha256 != sha256_text(text)

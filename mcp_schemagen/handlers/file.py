@@ -9,6 +9,7 @@ from typing import Any
 
 from mcp_schemagen.diagnostics import BuildError, error
 from mcp_schemagen.handlers.spec import HandlerModuleSpec, HandlerSpec, MergeConflict, marker_key
+from mcp_schemagen.handlers.splice import spliced
 from mcp_schemagen.handlers.stubs import render_new
 from mcp_schemagen.record.manifest import HANDLERS_MODULE, Manifest
 from mcp_schemagen.render.output import OutputFile
@@ -48,12 +49,19 @@ def handlers_file(
             "Python source is UTF-8: convert it (e.g. `iconv -f latin1 -t utf-8`) and build again",
             "read",
         ) from None
-    if (
-        previous is not None
-        and previous.handlers == spec_to_json(spec)
-        and previous.handlers_sha256 == sha256_text(existing)
-    ):
-        return OutputFile(path, existing), list(previous.handler_warnings)
+    recorded = spec_to_json(spec)
+    if previous is not None and previous.handlers_sha256 == sha256_text(existing):
+        if previous.handlers == recorded:
+            return OutputFile(path, existing), list(previous.handler_warnings)
+        # Left as the previous build wrote it, with no warnings: an edit that changed only
+        # some handlers' parameters is spliced in without loading libcst (same bytes).
+        fast = (
+            None
+            if previous.handler_warnings
+            else spliced(existing, previous.handlers, spec, recorded)
+        )
+        if fast is not None:
+            return OutputFile(path, fast), []
     # libcst is loaded only when a merge is needed.
     from mcp_schemagen.handlers.merge import merge
 
