@@ -76,18 +76,22 @@ def document(operations: int) -> dict[str, Any]:
     }
 
 
-# Each measured process prints "SECONDS PEAK_KB" last on stdout.
+# Each measured process prints "SECONDS PEAK_KB" last on stdout: its own VmHWM, not
+# getrusage's ru_maxrss, which Linux carries across exec from the process that started it.
+_PEAK_KB = (
+    "next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:'))"
+)
 MEASURED_CLI = """
-import resource, sys, time
+import sys, time
 start = time.perf_counter()
 from mcp_schemagen.cli import main
 code = main(sys.argv[1:])
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(time.perf_counter() - start, PEAK)
 sys.exit(code)
-"""
+""".replace("PEAK", _PEAK_KB)
 
 FASTMCP = """
-import json, resource, sys, time, asyncio
+import json, sys, time, asyncio
 start = time.perf_counter()
 import httpx2
 from fastmcp import FastMCP
@@ -95,8 +99,8 @@ spec = json.load(open(sys.argv[1]))
 server = FastMCP.from_openapi(openapi_spec=spec, client=httpx2.AsyncClient(base_url="http://127.0.0.1:9"))
 tools = asyncio.run(server.list_tools())
 print(len(tools), file=sys.stderr)
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-"""
+print(time.perf_counter() - start, PEAK)
+""".replace("PEAK", _PEAK_KB)
 
 LIST = """
 import json, subprocess, sys, time

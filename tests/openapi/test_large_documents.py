@@ -33,12 +33,16 @@ IMPORT_SECONDS = 300
 IMPORT_PEAK_MB = 350
 CUT = "Cut by mcp-codegen import (schema budget): "
 
-# Runs the command in this process and reports its own peak RSS (KB on Linux) last.
+# Runs the command in this process and reports its own peak RSS (KB) last: VmHWM, the
+# high-water mark of this process's memory. Not getrusage's ru_maxrss, which Linux carries
+# across exec: a child of a large test process reported the parent's 771 MB as its own.
 _MEASURED = """
-import resource, sys
+import sys
 from mcp_schemagen.cli import main
 code = main(sys.argv[1:])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+with open("/proc/self/status", encoding="ascii") as status:
+    peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+print(peak, file=sys.stderr)
 sys.exit(code)
 """
 

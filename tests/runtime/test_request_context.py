@@ -75,6 +75,7 @@ def test_the_method_table_answers_every_method_a_revision_serves(runtime: Any) -
     servable = set(resources.RESOURCE_METHODS) | {"completion/complete"}
     for revision in protocol.ordered(REVISIONS):
         servable |= revision.methods | revision.prompt_methods | revision.subscription_methods
+        servable |= revision.skill_methods  # the Skills extension's, where a revision has them
     table = server_with(runtime).methods
     assert sorted(servable - {"initialize"} - table.keys()) == []
     assert sorted(table.keys() - servable) == []
