@@ -11,6 +11,7 @@ a file named by its process id.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -97,8 +98,18 @@ def recorded_server(
             yield process, f"http://127.0.0.1:{port}/mcp"
         finally:
             if process.poll() is None:
-                process.kill()
-                process.wait()
+                # SIGTERM, so the supervisor stops its workers as it does for a user: after
+                # a SIGKILL its workers ran on, orphaned, after the test run had ended.
+                workers = workers_of(process.pid) if sys.platform == "linux" else set()
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+                for pid in workers:  # any still there after a supervisor that did not stop
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
 
 
 def imports_by_process(folder: Path) -> dict[int, set[str]]:
