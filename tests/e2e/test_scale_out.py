@@ -11,7 +11,6 @@ stream cancels the call.
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import threading
@@ -31,6 +30,7 @@ from tests.support.http_server import (
     free_port,
     http_command,
     redis_server,
+    servers_on_one_redis,
     serving,
 )
 from tests.support.paths import needs_shared
@@ -61,14 +61,7 @@ class Workers(NamedTuple):
 def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workers]:
     folder = tmp_path_factory.mktemp("scale-out")
     root = build_project(CONFORMANCE_PROJECT, folder, PACKAGE)
-    with contextlib.ExitStack() as stack:
-        store = stack.enter_context(redis_server(folder / "redis"))
-        urls = []
-        for name in ("a", "b"):
-            port = free_port()
-            command = http_command(PACKAGE, port, "--store", store)
-            log = folder / f"{name}.log"
-            urls.append(stack.enter_context(serving(root, command, port, log, env=SHARED_KEY)))
+    with servers_on_one_redis(root, PACKAGE, folder, env=SHARED_KEY) as (_store, urls):
         yield Workers(urls[0], urls[1], folder / "a.log", folder / "b.log")
 
 

@@ -26,8 +26,7 @@ from tests.support.http_server import (
     build_project,
     free_port,
     http_command,
-    redis_server,
-    serving,
+    servers_on_one_redis,
     wait_ready,
 )
 from tests.support.paths import needs_shared
@@ -58,14 +57,7 @@ class Deployment(NamedTuple):
 def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     folder = tmp_path_factory.mktemp("tasks-scale-out")
     root = build_project(CONFORMANCE_PROJECT, folder, PACKAGE)
-    with contextlib.ExitStack() as stack:
-        store = stack.enter_context(redis_server(folder / "redis"))
-        urls = []
-        for name in ("a", "b"):
-            port = free_port()
-            command = http_command(PACKAGE, port, "--store", store)
-            log = folder / f"{name}.log"
-            urls.append(stack.enter_context(serving(root, command, port, log, env=ENV)))
+    with servers_on_one_redis(root, PACKAGE, folder, env=ENV) as (store, urls):
         yield Deployment(urls[0], urls[1], root, store, folder)
 
 

@@ -11,7 +11,6 @@ Every notification is checked against the revision's ``TaskStatusNotification``.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -22,10 +21,7 @@ from tests.support.http_client import HttpSession, exchange
 from tests.support.http_server import (
     REDIS,
     build_project,
-    free_port,
-    http_command,
-    redis_server,
-    serving,
+    servers_on_one_redis,
 )
 from tests.support.paths import REPO, needs_shared
 from tests.support.spec_check import spec
@@ -53,14 +49,7 @@ class Workers(NamedTuple):
 def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workers]:
     folder = tmp_path_factory.mktemp("tasks-status")
     root = build_project(PROJECT, folder, PACKAGE)
-    with contextlib.ExitStack() as stack:
-        store = stack.enter_context(redis_server(folder / "redis"))
-        urls = []
-        for name in ("a", "b"):
-            port = free_port()
-            command = http_command(PACKAGE, port, "--store", store)
-            log = folder / f"{name}.log"
-            urls.append(stack.enter_context(serving(root, command, port, log, env=ENV)))
+    with servers_on_one_redis(root, PACKAGE, folder, env=ENV) as (_store, urls):
         yield Workers(urls[0], urls[1])
 
 

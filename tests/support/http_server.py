@@ -160,3 +160,21 @@ def redis_server(folder: Path) -> Iterator[str]:
     """A private redis-server on 127.0.0.1 (no persistence); yields its URL."""
     with restartable_redis(folder) as server:
         yield server.url
+
+
+@contextlib.contextmanager
+def servers_on_one_redis(
+    root: Path, package: str, folder: Path, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, list[str]]]:
+    """A private redis-server and two server processes, a and b, with it as their store
+    (logs folder/a.log and folder/b.log): one deployment of two workers behind a balancer.
+    Yields the store's URL and the two MCP endpoints' URLs."""
+    with contextlib.ExitStack() as stack:
+        store = stack.enter_context(redis_server(folder / "redis"))
+        urls = []
+        for name in ("a", "b"):
+            port = free_port()
+            command = http_command(package, port, "--store", store)
+            log = folder / f"{name}.log"
+            urls.append(stack.enter_context(serving(root, command, port, log, env=env)))
+        yield store, urls
